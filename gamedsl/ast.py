@@ -1,0 +1,664 @@
+"""The syntax tree of the rule language: frozen attrs nodes, each with a Span first.
+
+Nodes are produced by :mod:`gamedsl.syntax` and read by the checker and the
+compiler. Absent bodies are empty tuples, never None; optional single children
+(a guard, a winner) are None when absent.
+"""
+
+from __future__ import annotations
+
+from typing import Optional, Union
+
+import attrs
+
+
+@attrs.frozen
+class Span:
+    """Where a node stands in its source file (1-based lines and columns)."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
+
+
+def node(cls):
+    return attrs.frozen(cls, eq=True)
+
+
+# ---------------------------------------------------------------- types
+
+
+@node
+class TypeName:
+    span: Span
+    name: str
+
+
+@node
+class TypeOptional:
+    span: Span
+    inner: "TypeRef"
+
+
+@node
+class TypeList:
+    span: Span
+    item: "TypeRef"
+
+
+TypeRef = Union[TypeName, TypeOptional, TypeList]
+
+
+# ---------------------------------------------------------------- expressions
+
+
+@node
+class Name:
+    span: Span
+    name: str
+
+
+@node
+class Number:
+    span: Span
+    value: Union[int, float]
+
+
+@node
+class Text:
+    span: Span
+    value: str
+
+
+@node
+class Bool:
+    span: Span
+    value: bool
+
+
+@node
+class NoneLit:
+    span: Span
+
+
+@node
+class Attribute:
+    """``obj.name``: a component's attribute, a player's variable or zone."""
+
+    span: Span
+    obj: "Expr"
+    name: str
+
+
+@node
+class Index:
+    span: Span
+    obj: "Expr"
+    index: "Expr"
+
+
+@node
+class Call:
+    """``name(args)``: a builtin, a ``def`` function or (as a statement) a procedure."""
+
+    span: Span
+    name: str
+    args: tuple
+
+
+@node
+class BinOp:
+    """Arithmetic: op is one of + - * / // %."""
+
+    span: Span
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@node
+class Compare:
+    """op is one of == != < <= > >= in, not in."""
+
+    span: Span
+    op: str
+    left: "Expr"
+    right: "Expr"
+
+
+@node
+class And:
+    span: Span
+    left: "Expr"
+    right: "Expr"
+
+
+@node
+class Or:
+    span: Span
+    left: "Expr"
+    right: "Expr"
+
+
+@node
+class Not:
+    span: Span
+    operand: "Expr"
+
+
+@node
+class Negate:
+    span: Span
+    operand: "Expr"
+
+
+@node
+class Conditional:
+    """``then if cond else orelse``."""
+
+    span: Span
+    cond: "Expr"
+    then: "Expr"
+    orelse: "Expr"
+
+
+@node
+class ListExpr:
+    span: Span
+    items: tuple
+
+
+@node
+class TupleExpr:
+    """``(x, y)``: a grid cell, or any fixed-size group of values."""
+
+    span: Span
+    items: tuple
+
+
+@node
+class Comprehension:
+    """``[element for var in source if cond]``."""
+
+    span: Span
+    element: "Expr"
+    var: str
+    source: "Expr"
+    cond: Optional["Expr"]
+
+
+@node
+class SortKey:
+    span: Span
+    direction: str  # "most" or "fewest"
+    expr: "Expr"
+
+
+@node
+class Sort:
+    """``sort var in source by most k1, then fewest k2``: a stable multi-key sort."""
+
+    span: Span
+    var: str
+    source: "Expr"
+    keys: tuple
+
+
+Expr = Union[
+    Name, Number, Text, Bool, NoneLit, Attribute, Index, Call, BinOp, Compare, And, Or,
+    Not, Negate, Conditional, ListExpr, TupleExpr, Comprehension, Sort,
+]
+
+
+# ---------------------------------------------------------------- statements
+
+
+@node
+class Let:
+    span: Span
+    name: str
+    value: Expr
+
+
+@node
+class Assign:
+    """``target op value`` with op one of = += -= *=; target is a Name, Attribute or Index."""
+
+    span: Span
+    target: Expr
+    op: str
+    value: Expr
+
+
+@node
+class CallStmt:
+    span: Span
+    call: Call
+
+
+@node
+class Move:
+    """``move what to dest`` (appended), ``to top of dest``, or ``to dest at cell``."""
+
+    span: Span
+    what: Expr
+    dest: Expr
+    place: str  # "end", "top" or "cell"
+    cell: Optional[Expr]
+
+
+@node
+class Draw:
+    """``draw count from source to dest``: from the top, refilling the source if declared."""
+
+    span: Span
+    count: Expr
+    source: Expr
+    dest: Expr
+
+
+@node
+class Shuffle:
+    span: Span
+    zone: Expr
+
+
+@node
+class NextTurn:
+    span: Span
+    player: Expr
+
+
+@node
+class EndGame:
+    span: Span
+    after_round: bool
+    winner: Optional[Expr]
+
+
+@node
+class Say:
+    span: Span
+    message: Expr
+
+
+@node
+class Break:
+    span: Span
+
+
+@node
+class Return:
+    span: Span
+
+
+@node
+class Pass:
+    span: Span
+
+
+@node
+class IfBranch:
+    span: Span
+    cond: Expr
+    body: tuple
+
+
+@node
+class If:
+    span: Span
+    branches: tuple  # of IfBranch: the if and each elif
+    orelse: tuple
+
+
+@node
+class For:
+    span: Span
+    var: str
+    iterable: Expr
+    body: tuple
+
+
+@node
+class While:
+    span: Span
+    cond: Expr
+    body: tuple
+
+
+@node
+class Repeat:
+    """``repeat n times:`` (count) or ``repeat:`` (count None, until ``break``)."""
+
+    span: Span
+    count: Optional[Expr]
+    body: tuple
+
+
+@node
+class AltParam:
+    span: Span
+    name: str
+    domain: Expr
+
+
+@node
+class Alternative:
+    """One move a player may choose: ``name(p in domain, ...) "template" if guard: body``."""
+
+    span: Span
+    name: str
+    params: tuple
+    template: Optional[str]
+    guard: Optional[Expr]
+    body: tuple
+
+
+@node
+class Choose:
+    span: Span
+    player: Expr
+    alternatives: tuple
+
+
+@node
+class SecretChoose:
+    """``choose secretly by each var in players:``: all choose, then all are revealed."""
+
+    span: Span
+    var: str
+    players: Expr
+    alternatives: tuple
+
+
+Stmt = Union[
+    Let, Assign, CallStmt, Move, Draw, Shuffle, NextTurn, EndGame, Say, Break, Return,
+    Pass, If, For, While, Repeat, Choose, SecretChoose,
+]
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@node
+class GameDecl:
+    span: Span
+    title: str
+
+
+@node
+class ExtendsDecl:
+    span: Span
+    path: str
+
+
+@node
+class PlayersDecl:
+    span: Span
+    low: int
+    high: int
+
+
+@node
+class OptionWord:
+    span: Span
+    word: str
+
+
+@node
+class OptionRange:
+    span: Span
+    low: int
+    high: int
+
+
+@node
+class OptionDecl:
+    """``option name: alt | alt = default``; alternatives are words or ``lo..hi`` ranges."""
+
+    span: Span
+    name: str
+    alternatives: tuple
+    default: Expr  # a Name (word), Number, Text or Bool
+
+
+@node
+class EnumDecl:
+    span: Span
+    name: str
+    values: tuple  # of Name
+
+
+@node
+class Column:
+    span: Span
+    name: str
+    type: Optional[TypeRef]
+
+
+@node
+class Cell:
+    """A table cell. kind: word, number, at_least (12+), range (3..5), text, bool, empty (-)."""
+
+    span: Span
+    kind: str
+    value: object
+
+
+@node
+class TableDecl:
+    span: Span
+    name: str
+    key: Optional[str]
+    columns: tuple  # of Column (the header row)
+    rows: tuple  # of tuple of Cell
+    source: Optional[str]  # a CSV file beside the game, instead of literal rows
+
+
+@node
+class KindAttr:
+    span: Span
+    name: str
+    value: Expr
+
+
+@node
+class KindState:
+    span: Span
+    name: str
+    type: TypeRef
+    init: Expr
+
+
+@node
+class KindDecl:
+    span: Span
+    name: str
+    source_table: Optional[str]
+    copies: Optional[Expr]
+    per_player: bool
+    show: Optional[Expr]
+    attrs: tuple  # of KindAttr
+    states: tuple  # of KindState
+
+
+@node
+class ZoneFlag:
+    """public / hidden / owner / grid (word); sorted (arg: attribute); grid (arg: (w, h)); refill (arg: zone)."""
+
+    span: Span
+    word: str
+    arg: object
+
+
+@node
+class ZoneDecl:
+    span: Span
+    name: str
+    per_player: bool
+    kinds: tuple  # of Name
+    flags: tuple  # of ZoneFlag
+
+
+@node
+class VarDecl:
+    span: Span
+    name: str
+    per_player: bool
+    type: TypeRef
+    init: Expr
+    flags: tuple  # of Name (secret)
+
+
+@node
+class Param:
+    span: Span
+    name: str
+    type: TypeRef
+
+
+@node
+class DefDecl:
+    span: Span
+    name: str
+    params: tuple
+    body: Expr
+
+
+@node
+class ProcDecl:
+    span: Span
+    name: str
+    params: tuple
+    body: tuple
+
+
+@node
+class SetupDecl:
+    span: Span
+    body: tuple
+
+
+@node
+class PhaseDecl:
+    """A phase: ``on begin`` once, then ``turn`` for each player in turn until ``end when``."""
+
+    span: Span
+    name: str
+    begin: tuple
+    turn: tuple
+    end_when: Optional[Expr]
+    then: Optional[Name]
+
+
+@node
+class TurnDecl:
+    """A top-level ``turn:``: the body of the implicit single phase ``main``."""
+
+    span: Span
+    body: tuple
+
+
+@node
+class ScoreDecl:
+    span: Span
+    var: str
+    expr: Expr
+
+
+@node
+class TiebreakDecl:
+    span: Span
+    var: str
+    keys: tuple
+
+
+@node
+class ResultDecl:
+    span: Span
+    name: str
+    var: str
+    expr: Expr
+
+
+@node
+class GameFile:
+    span: Span
+    decls: tuple
+
+
+# ---------------------------------------------------------------- scenarios
+
+
+@node
+class ScPlayers:
+    span: Span
+    count: int
+
+
+@node
+class ScSeed:
+    span: Span
+    seed: int
+
+
+@node
+class ScOption:
+    span: Span
+    name: str
+    value: Expr
+
+
+@node
+class ScGiven:
+    span: Span
+    body: tuple
+
+
+@node
+class ScMove:
+    span: Span
+    text: str
+    by: Optional[Expr]
+
+
+@node
+class ScRefuse:
+    span: Span
+    text: str
+    by: Optional[Expr]
+    because: Optional[str]
+
+
+@node
+class ScExpect:
+    span: Span
+    expr: Expr
+
+
+@node
+class ScRandom:
+    span: Span
+    count: int
+
+
+@node
+class Scenario:
+    span: Span
+    title: str
+    items: tuple
+
+
+@node
+class ScenarioFile:
+    span: Span
+    game: Optional[str]
+    scenarios: tuple
