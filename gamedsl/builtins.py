@@ -1,0 +1,314 @@
+"""The built-in functions of the language, as run by the engine.
+
+Each takes (ctx, span, *args). Their signatures for the checker live in
+gamedsl/signatures.py; tests keep the two lists of names equal.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from typing import Callable, Optional
+
+import attrs
+
+from . import rng
+from .errors import RuleError
+
+
+@attrs.frozen
+class Builtin:
+    impl: Callable
+    zone_args: frozenset = frozenset()
+    impure: bool = False
+    yields: Optional[str] = None  # 'player', 'component', 'cell', 'same' (as the first argument)
+    wants_kind: bool = False      # receives the value kind of its first argument (for writing it)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def plain(v) -> str:
+    """A value written without knowing its kind (for messages)."""
+    if v is None:
+        return "none"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if isinstance(v, list):
+        return "[" + ", ".join(plain(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {plain(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def as_list(v, span) -> list:
+    if isinstance(v, list):
+        return v
+    if isinstance(v, str):
+        return list(v)
+    raise RuleError("E504", f"a list is needed here, not {plain(v)}", span)
+
+
+def _nonempty(v, span, what):
+    items = as_list(v, span)
+    if not items:
+        raise RuleError("E504", f"{what} of an empty list", span)
+    return items
+
+
+def cell_key(cell) -> str:
+    return f"{int(cell[0])},{int(cell[1])}"
+
+
+def key_cell(key: str) -> list:
+    x, y = key.split(",")
+    return [int(x), int(y)]
+
+
+def cell_sort_key(key: str):
+    x, y = key.split(",")
+    return (int(y), int(x))
+
+
+def _check_cell(c, span):
+    if not (isinstance(c, list) and len(c) == 2 and all(is_number(v) for v in c)):
+        raise RuleError("E504", f"a cell (x, y) is needed, not {plain(c)}", span)
+    return c
+
+
+def _numbers(v, span, what):
+    items = as_list(v, span)
+    for x in items:
+        if not is_number(x):
+            raise RuleError("E504", f"{what} needs numbers, not {plain(x)}", span)
+    return items
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+def _num_op(f, symbol):
+    def op(a, b, span):
+        if not (is_number(a) and is_number(b)):
+            raise RuleError("E504", f"cannot compute {plain(a)} {symbol} {plain(b)}", span)
+        try:
+            r = f(a, b)
+        except ZeroDivisionError:
+            raise RuleError("E504", f"division by zero ({plain(a)} {symbol} {plain(b)})", span) from None
+        if isinstance(r, float) and r.is_integer() and abs(r) < 2**53:
+            return int(r)
+        return r
+    return op
+
+
+def _add(a, b, span):
+    if is_number(a) and is_number(b):
+        return a + b
+    if isinstance(a, str) and isinstance(b, str):
+        return a + b
+    if isinstance(a, list) and isinstance(b, list):
+        return a + b
+    raise RuleError("E504", f"cannot add {plain(a)} and {plain(b)}", span)
+
+
+ARITH = {
+    "+": _add,
+    "-": _num_op(operator.sub, "-"),
+    "*": _num_op(operator.mul, "*"),
+    "/": _num_op(operator.truediv, "/"),
+    "//": _num_op(operator.floordiv, "//"),
+    "%": _num_op(operator.mod, "%"),
+}
+ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+# ---------------------------------------------------------------- lists and numbers
+
+
+def _len(ctx, span, v):
+    if isinstance(v, (list, str)):
+        return len(v)
+    raise RuleError("E504", f"len needs a list or a text, not {plain(v)}", span)
+
+
+def _range(ctx, span, a, b):
+    if not (is_number(a) and is_number(b)):
+        raise RuleError("E504", "range needs two numbers", span)
+    if b - a > 100_000:
+        raise RuleError("E504", "range of more than 100000 numbers", span)
+    return list(range(int(a), int(b) + 1))
+
+
+def _distinct(ctx, span, v):
+    out, seen = [], set()
+    for x in as_list(v, span):
+        k = repr(x)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
+
+
+def _sorted(ctx, span, v):
+    try:
+        return sorted(as_list(v, span))
+    except TypeError:
+        raise RuleError("E504", "sorted needs numbers or texts of one kind", span) from None
+
+
+def _text(ctx, span, kind, v):
+    return ctx.program.write(v, kind, ctx.cat)
+
+
+# ---------------------------------------------------------------- players
+
+
+def _seat(ctx, span, p):
+    return p + 1
+
+
+def _left_of(ctx, span, p):
+    return (p + 1) % ctx.state["n"]
+
+
+def _right_of(ctx, span, p):
+    return (p - 1) % ctx.state["n"]
+
+
+def _others(ctx, span, p):
+    n = ctx.state["n"]
+    return [(p + i) % n for i in range(1, n)]
+
+
+def _players_from(ctx, span, p):
+    n = ctx.state["n"]
+    return [(p + i) % n for i in range(n)]
+
+
+def _distance(ctx, span, a, b):
+    return (b - a) % ctx.state["n"]
+
+
+def _holder(ctx, span, c):
+    where = ctx.state["where"][c]
+    if where is None or where[1] < 0:
+        return None
+    return where[1]
+
+
+def _random(ctx, span, v):
+    items = _nonempty(v, span, "random")
+    return items[rng.below(ctx.state, len(items))]
+
+
+# ---------------------------------------------------------------- zones and grids
+
+
+def _top(ctx, span, zone, n):
+    from .exprs import zone_items
+    return zone_items(ctx.state, zone[0], zone[1])[: max(0, int(n))]
+
+
+def _grid(ctx, zone, span):
+    name, owner = zone
+    z = ctx.state["zones"][name]
+    if owner >= 0:
+        z = z[owner]
+    if not isinstance(z, dict):
+        raise RuleError("E504", f"'{name}' is not a grid", span)
+    return z, ctx.program.grid_size(name)
+
+
+def _cells(ctx, span, zone):
+    z, size = _grid(ctx, zone, span)
+    if size is None:
+        return [key_cell(k) for k in sorted(z, key=cell_sort_key)]
+    w, h = size
+    return [[x, y] for y in range(h) for x in range(w)]
+
+
+def _empty_cells(ctx, span, zone):
+    z, size = _grid(ctx, zone, span)
+    if size is not None:
+        w, h = size
+        return [[x, y] for y in range(h) for x in range(w) if f"{x},{y}" not in z]
+    if not z:
+        return [[0, 0]]
+    frontier = set()
+    for k in z:
+        x, y = key_cell(k)
+        for nx, ny in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+            nk = f"{nx},{ny}"
+            if nk not in z:
+                frontier.add(nk)
+    return [key_cell(k) for k in sorted(frontier, key=cell_sort_key)]
+
+
+def _at(ctx, span, zone, cell):
+    z, _ = _grid(ctx, zone, span)
+    return z.get(cell_key(_check_cell(cell, span)))
+
+
+def _neighbours(ctx, span, cell):
+    x, y = _check_cell(cell, span)
+    return [[x, y - 1], [x + 1, y], [x, y + 1], [x - 1, y]]
+
+
+def _lines(ctx, span, zone, n):
+    _, size = _grid(ctx, zone, span)
+    if size is None:
+        raise RuleError("E504", "lines needs a grid with a size (grid W by H)", span)
+    w, h = size
+    n = int(n)
+    out = []
+    for y in range(h):
+        for x in range(w):
+            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                ex, ey = x + dx * (n - 1), y + dy * (n - 1)
+                if 0 <= ex < w and 0 <= ey < h:
+                    out.append([[x + dx * i, y + dy * i] for i in range(n)])
+    return out
+
+
+FUNCTIONS = {
+    "len": Builtin(_len),
+    "sum": Builtin(lambda ctx, span, v: sum(_numbers(v, span, "sum"))),
+    "max": Builtin(lambda ctx, span, v: max(_numbers(_nonempty(v, span, "max"), span, "max")), yields="same"),
+    "min": Builtin(lambda ctx, span, v: min(_numbers(_nonempty(v, span, "min"), span, "min")), yields="same"),
+    "abs": Builtin(lambda ctx, span, v: abs(_numbers([v], span, "abs")[0])),
+    "ceil": Builtin(lambda ctx, span, v: math.ceil(_numbers([v], span, "ceil")[0])),
+    "floor": Builtin(lambda ctx, span, v: math.floor(_numbers([v], span, "floor")[0])),
+    "any": Builtin(lambda ctx, span, v: any(as_list(v, span))),
+    "all": Builtin(lambda ctx, span, v: all(as_list(v, span))),
+    "first": Builtin(lambda ctx, span, v: _nonempty(v, span, "first")[0], yields="same"),
+    "last": Builtin(lambda ctx, span, v: _nonempty(v, span, "last")[-1], yields="same"),
+    "range": Builtin(_range),
+    "sorted": Builtin(_sorted, yields="same"),
+    "reversed": Builtin(lambda ctx, span, v: list(reversed(as_list(v, span))), yields="same"),
+    "distinct": Builtin(_distinct, yields="same"),
+    "count": Builtin(lambda ctx, span, v, x: as_list(v, span).count(x)),
+    "top": Builtin(_top, zone_args=frozenset({0}), yields="component"),
+    "text": Builtin(_text, wants_kind=True),
+    "seat": Builtin(_seat),
+    "left_of": Builtin(_left_of, yields="player"),
+    "right_of": Builtin(_right_of, yields="player"),
+    "others": Builtin(_others, yields="player"),
+    "players_from": Builtin(_players_from, yields="player"),
+    "distance": Builtin(_distance),
+    "holder": Builtin(_holder, yields="player"),
+    "random": Builtin(_random, impure=True, yields="same"),
+    "rows": Builtin(lambda ctx, span, v: v),  # compiled specially: its argument is a table
+    "cells": Builtin(_cells, zone_args=frozenset({0}), yields="cell"),
+    "empty_cells": Builtin(_empty_cells, zone_args=frozenset({0}), yields="cell"),
+    "at": Builtin(_at, zone_args=frozenset({0}), yields="component"),
+    "neighbours": Builtin(_neighbours, yields="cell"),
+    "lines": Builtin(_lines, zone_args=frozenset({0}), yields="cell"),
+}

@@ -1,0 +1,314 @@
+"""The engine API every client and bot uses: new_game, legal_moves, apply, view, is_over, results.
+
+A state is one plain JSON-serialisable dict; apply() never changes the state it
+is given (it works on a copy), so a refused move or a failing rule leaves the
+caller's state exactly as it was.
+"""
+
+from __future__ import annotations
+
+import marshal
+import re
+from typing import Dict, List, Optional
+
+from .builtins import plain
+from .errors import MoveError, RuleError
+from .exprs import Ctx
+from .machine import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS, Machine
+
+
+def clone(state: dict) -> dict:
+    """A deep copy of plain data (marshal is the fastest deep copy of dicts/lists/numbers/texts)."""
+    return marshal.loads(marshal.dumps(state))
+
+
+class OptionError(ValueError):
+    pass
+
+
+def _normalise(text: str) -> str:
+    return " ".join(re.sub(r"[(),]", " ", text.lower()).split())
+
+
+class Game:
+    """A loaded, checked and compiled game."""
+
+    def __init__(self, program, path: str = "<text>", sources: Optional[dict] = None,
+                 max_steps: int = DEFAULT_MAX_STEPS):
+        self.program = program
+        self.path = path
+        self.sources = sources or {}
+        self.machine = Machine(program, max_steps=max_steps)
+
+    # ------------------------------------------------------------ facts
+    @property
+    def title(self) -> str:
+        return self.program.title
+
+    @property
+    def min_players(self) -> int:
+        return self.program.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.program.max_players
+
+    def resolve_options(self, given: Optional[Dict[str, object]] = None) -> dict:
+        """Defaults, overridden by `given` (values may be texts from a command line)."""
+        specs = self.program.options
+        out = {name: spec.default for name, spec in specs.items()}
+        for name, raw in (given or {}).items():
+            spec = specs.get(name)
+            if spec is None:
+                known = ", ".join(sorted(specs)) or "none"
+                raise OptionError(f"unknown option '{name}' (this game's options: {known})")
+            value = raw
+            if isinstance(raw, str) and re.fullmatch(r"-?[0-9]+", raw.strip()):
+                value = int(raw)
+            elif isinstance(raw, str):
+                value = raw.strip()
+            if not spec.accepts(value):
+                raise OptionError(f"option '{name}' cannot be {raw!r}: choose {spec.describe()}")
+            out[name] = value
+        return out
+
+    # ------------------------------------------------------------ the API
+    def new_game(self, players: int, seed: int = 0, options: Optional[dict] = None,
+                 max_turns: int = DEFAULT_MAX_TURNS) -> dict:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            span = (f"{self.min_players}" if self.min_players == self.max_players
+                    else f"{self.min_players} to {self.max_players}")
+            raise OptionError(f"{self.title} is for {span} players, not {players}")
+        resolved = self.resolve_options(options)
+        state = self.machine.new_state(players, seed, resolved, max_turns)
+        self.machine.run(state)
+        return state
+
+    def is_over(self, state: dict) -> bool:
+        return bool(state["flow"]["over"])
+
+    def waiting_for(self, state: dict) -> List[int]:
+        """The seats that must move now (several during a secret choice)."""
+        pending = state["pending"]
+        if pending is None or state["flow"]["over"]:
+            return []
+        got = pending.get("got", {})
+        return [p for p in pending["players"] if str(p) not in got]
+
+    def legal_moves(self, state: dict, seat: Optional[int] = None) -> List[dict]:
+        seats = self.waiting_for(state) if seat is None else [seat]
+        out: List[dict] = []
+        for s in seats:
+            out.extend(self.machine.moves_for(state, s))
+        return out
+
+    def apply(self, state: dict, move: dict) -> dict:
+        """The state after `move`; raises MoveError (state unchanged) if it is not legal."""
+        if self.is_over(state):
+            raise MoveError("the game is over", "game_over")
+        if not (isinstance(move, dict) and isinstance(move.get("seat"), int) and isinstance(move.get("alt"), str)
+                and isinstance(move.get("args", []), list)):
+            raise MoveError("a move is {\"seat\": n, \"alt\": name, \"args\": [...]}", "malformed")
+        move = {"seat": move["seat"], "alt": move["alt"], "args": list(move.get("args", []))}
+        waiting = self.waiting_for(state)
+        if move["seat"] not in waiting:
+            who = ", ".join(f"P{p + 1}" for p in waiting) or "nobody"
+            raise MoveError(f"P{move['seat'] + 1} cannot move now; waiting for {who}", "not_your_turn")
+        if move not in self.machine.moves_for(state, move["seat"]):
+            raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now", "illegal")
+        new = clone(state)
+        new["said"] = []
+        self.machine.submit(new, move)
+        return new
+
+    # ------------------------------------------------------------ snippets (scenarios, tools)
+    def run_statements(self, state: dict, body: tuple, names: Optional[dict] = None) -> dict:
+        """The state after running rule statements (a scenario's `given:`) outside any turn.
+
+        `names` are extra local names (e.g. p1, p2 for the seats). The statements may not
+        ask for a choice. Raises RuleError; the given state is never changed.
+        """
+        names = dict(names or {})
+        block = self.program.compiler.block(body, set(names))
+        new = clone(state)
+        saved_pending, new["pending"] = new["pending"], None
+        depth = len(new["stack"])
+        was_over = new["flow"]["over"]
+        new["flow"]["over"] = False
+        new["stack"].append({"k": "act", "env": names})
+        new["stack"].append({"k": "blk", "b": block, "i": 0})
+        self.machine.run(new, stop_depth=depth)
+        if new["pending"] is not None:
+            raise RuleError("E601", "these statements ask a player to choose; scenario set-ups cannot",
+                            body[0].span if body else None)
+        del new["stack"][depth:]
+        new["pending"] = saved_pending
+        new["flow"]["over"] = new["flow"]["over"] or was_over
+        return new
+
+    def evaluate(self, state: dict, expr, names: Optional[dict] = None):
+        """The value of an expression in `state` (read-only), with extra local names."""
+        names = dict(names or {})
+        fn = self.program.compiler.ex.expr(expr, set(names))
+        ctx = Ctx(self.program, state, names, self.machine.catalogue(state), pure=True)
+        return fn(ctx)
+
+    def write(self, state: dict, value, expr=None) -> str:
+        """A value written for a person; `expr` (the expression it came from) tells players from numbers."""
+        from .exprs import value_kind
+        kind = value_kind(expr, self.program.decls) if expr is not None else "value"
+        return self.program.write(value, kind, self.machine.catalogue(state))
+
+    # ------------------------------------------------------------ moves as text
+    def move_text(self, state: dict, move: dict) -> str:
+        stmt = self.program.stmts[state["pending"]["s"]] if state.get("pending") else None
+        alt = None
+        if stmt is not None:
+            alts = stmt.b if stmt.op == "choose" else stmt.c
+            alt = next((a for a in alts if a.name == move.get("alt")), None)
+        cat = self.machine.catalogue(state)
+        if alt is None:
+            return " ".join([str(move.get("alt"))] + [plain(a) for a in move.get("args", [])])
+        written = {p.name: self.program.write(v, p.kind, cat) for p, v in zip(alt.params, move["args"])}
+        if alt.template:
+            return re.sub(r"\{(\w+)\}", lambda m: written.get(m.group(1), m.group(0)), alt.template)
+        return " ".join([alt.name] + [written[p.name] for p in alt.params])
+
+    def parse_move(self, state: dict, text: str, seat: Optional[int] = None) -> dict:
+        """The legal move a person typed (matched on its written form, ignoring case and punctuation)."""
+        moves = self.legal_moves(state, seat)
+        want = _normalise(text)
+        for m in moves:
+            if _normalise(self.move_text(state, m)) == want:
+                return m
+        if not moves:
+            raise MoveError("no move is possible for this seat now", "not_your_turn")
+        import difflib
+        texts = [self.move_text(state, m) for m in moves]
+        close = difflib.get_close_matches(text, texts, n=1, cutoff=0.5)
+        hint = f" — did you mean '{close[0]}'?" if close else ""
+        words = sorted({t.split()[0] for t in texts if t.split()})
+        raise MoveError(f"'{text}' is not a legal move{hint} (legal moves start with: {', '.join(words)})")
+
+    # ------------------------------------------------------------ what a seat may see
+    def view(self, state: dict, seat: int) -> dict:
+        p = self.program
+        cat = self.machine.catalogue(state)
+        flow = state["flow"]
+        zones: Dict[str, object] = {}
+        visible = set()
+
+        def show(name, owner, items):
+            info = p.zones[name]
+            if info.visibility == "hidden" or (info.visibility == "owner" and owner != seat):
+                return {"count": len(items)}
+            if isinstance(items, dict):
+                visible.update(items.values())
+                return {k: items[k] for k in sorted(items)}
+            visible.update(items)
+            return list(items)
+
+        for name, info in p.zones.items():
+            z = state["zones"][name]
+            zones[name] = [show(name, o, z[o]) for o in range(state["n"])] if info.per_player else show(name, -1, z)
+        pvars = {}
+        for var in p.player_vars:
+            values = state["pvars"][var.name]
+            pvars[var.name] = [v if (not var.secret or i == seat) else "?" for i, v in enumerate(values)]
+        cstate = {name: {str(c): v[c] for c in sorted(visible)} for name, v in state["cstate"].items()}
+        pending = state["pending"]
+        mine = None
+        if pending and "got" in pending and str(seat) in pending["got"]:
+            mine = pending["got"][str(seat)]
+        return {
+            "seat": seat, "players": state["n"], "options": dict(state["options"]),
+            "phase": p.phases[flow["phase"]].name if p.phases else None,
+            "current": flow["current"], "start_player": flow["start"], "round": flow["round"],
+            "over": flow["over"], "waiting_for": self.waiting_for(state),
+            "vars": dict(state["vars"]), "pvars": pvars, "zones": zones, "cstate": cstate,
+            "shows": {str(c): cat.show[c] for c in sorted(visible)},
+            "submitted": mine, "said": list(state["said"]),
+        }
+
+    # ------------------------------------------------------------ the end
+    def scores(self, state: dict) -> List[object]:
+        if self.program.score is None:
+            return [0] * state["n"]
+        var, fn = self.program.score
+        ctx = Ctx(self.program, state, {}, self.machine.catalogue(state), pure=True)
+        out = []
+        for seat in range(state["n"]):
+            ctx.env = {var: seat}
+            out.append(fn(ctx))
+        return out
+
+    def results(self, state: dict) -> dict:
+        """Scores, ranks (1 = first; equal players share a rank), winners and declared result fields."""
+        p, n, flow = self.program, state["n"], state["flow"]
+        scores = self.scores(state)
+        ctx = Ctx(p, state, {}, self.machine.catalogue(state), pure=True)
+        keys = []
+        for seat in range(n):
+            k = [1 if flow["winner"] == seat else 0, scores[seat]]
+            if p.tiebreak is not None:
+                var, fns = p.tiebreak
+                ctx.env = {var: seat}
+                k.extend(f(ctx) if most else _negate(f(ctx)) for f, most in fns)
+            keys.append(k)
+        ranks = [1 + sum(1 for other in keys if _greater(other, mine)) for mine in keys]
+        fields = {}
+        cat = self.machine.catalogue(state)
+        for name, var, fn, kind in p.results:
+            values = []
+            for seat in range(n):
+                ctx.env = {var: seat}
+                values.append(self.program.write(fn(ctx), kind, cat) if kind in ("player", "component")
+                              else fn(ctx))
+            fields[name] = values
+        finished = bool(flow["over"]) and not flow["unfinished"]
+        return {
+            "finished": finished, "unfinished": bool(flow["unfinished"]), "scores": scores, "ranks": ranks,
+            "winners": [s for s in range(n) if ranks[s] == 1] if finished else [],
+            "turns": flow["turns"], "fields": fields,
+        }
+
+
+def _negate(v):
+    if isinstance(v, bool):
+        return -int(v)
+    if isinstance(v, (int, float)):
+        return -v
+    raise RuleError("E504", f"a 'fewest' tiebreak needs a number, not {plain(v)}")
+
+
+def _greater(a, b) -> bool:
+    try:
+        return a > b
+    except TypeError:
+        raise RuleError("E504", "tiebreak keys must be numbers or bools") from None
+
+
+# The module-level API, in the spirit of OpenSpiel / boardgame.io.
+def new_game(game: Game, players: int, seed: int = 0, options: Optional[dict] = None) -> dict:
+    return game.new_game(players, seed, options)
+
+
+def legal_moves(game: Game, state: dict) -> List[dict]:
+    return game.legal_moves(state)
+
+
+def apply(game: Game, state: dict, move: dict) -> dict:
+    return game.apply(state, move)
+
+
+def view(game: Game, state: dict, seat: int) -> dict:
+    return game.view(state, seat)
+
+
+def is_over(game: Game, state: dict) -> bool:
+    return game.is_over(state)
+
+
+def results(game: Game, state: dict) -> dict:
+    return game.results(state)
+

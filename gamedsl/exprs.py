@@ -1,0 +1,396 @@
+"""Expressions compiled once into Python closures ``fn(ctx) -> value``.
+
+Values at run time are plain JSON data: numbers, bools, texts (also enum words),
+players and components (both ints: a seat, a component id), cells as [x, y],
+lists, table rows as dicts, None. Which of these an expression yields is known
+when the rules are compiled, so no value carries a tag. Zones are not values:
+where a rule needs a zone itself (move, draw, shuffle, top, grid functions) the
+expression is compiled with :meth:`ExprCompiler.zone`, giving (name, owner).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, Optional, Set
+
+from . import ast as A
+from . import builtins as B
+from .errors import RuleError
+
+Fn = Callable[["Ctx"], object]
+
+MAX_CALL_DEPTH = 200
+
+
+class Ctx:
+    """What an expression reads: the program, the state, the local names, the catalogue."""
+
+    __slots__ = ("program", "state", "env", "cat", "pure", "depth")
+
+    def __init__(self, program, state, env, cat, pure=False):
+        self.program, self.state, self.env, self.cat = program, state, env, cat
+        self.pure, self.depth = pure, 0
+
+
+def zone_items(state: dict, name: str, owner: int) -> list:
+    z = state["zones"][name]
+    if owner >= 0:
+        z = z[owner]
+    if isinstance(z, dict):  # a grid: its components, in cell order
+        return [z[k] for k in sorted(z, key=B.cell_sort_key)]
+    return list(z)
+
+
+class ExprCompiler:
+    def __init__(self, decls):
+        # decls: the compiler's tables of declared names (see compiler.Decls)
+        self.d = decls
+
+    # ------------------------------------------------------------ entry points
+    def expr(self, e, scope: Set[str]) -> Fn:
+        method = getattr(self, "_" + type(e).__name__)
+        return method(e, scope)
+
+    def zone(self, e, scope: Set[str]) -> Callable[["Ctx"], tuple]:
+        """Compile an expression that names a zone: ``deck`` or ``p.hand``."""
+        if isinstance(e, A.Name) and e.name in self.d.shared_zones and e.name not in scope:
+            name = e.name
+            return lambda ctx: (name, -1)
+        if isinstance(e, A.Attribute) and e.name in self.d.player_zones:
+            owner = self.expr(e.obj, scope)
+            name = e.name
+            return lambda ctx: (name, owner(ctx))
+        raise RuleError("E210", "a zone is needed here (a zone's name, or p.zone for a player's zone)", e.span)
+
+    def is_zone(self, e, scope) -> bool:
+        return (isinstance(e, A.Name) and e.name in self.d.shared_zones and e.name not in scope) or (
+            isinstance(e, A.Attribute) and e.name in self.d.player_zones)
+
+    # ------------------------------------------------------------ leaves
+    def _Number(self, e, scope):
+        v = e.value
+        return lambda ctx: v
+
+    def _Text(self, e, scope):
+        v = e.value
+        return lambda ctx: v
+
+    def _Bool(self, e, scope):
+        v = e.value
+        return lambda ctx: v
+
+    def _NoneLit(self, e, scope):
+        return lambda ctx: None
+
+    def _Name(self, e, scope):
+        name, d = e.name, self.d
+        if name in scope:
+            span = e.span
+
+            def local(ctx):
+                try:
+                    return ctx.env[name]
+                except KeyError:
+                    raise RuleError("E504", f"'{name}' has no value here yet", span) from None
+            return local
+        if name == "current":
+            return lambda ctx: ctx.state["flow"]["current"]
+        if name == "start_player":
+            return lambda ctx: ctx.state["flow"]["start"]
+        if name == "round":
+            return lambda ctx: ctx.state["flow"]["round"]
+        if name == "players":
+            return lambda ctx: list(range(ctx.state["n"]))
+        if name == "player_count":
+            return lambda ctx: ctx.state["n"]
+        if name in d.global_vars:
+            return lambda ctx: ctx.state["vars"][name]
+        if name in d.shared_zones:
+            return lambda ctx: zone_items(ctx.state, name, -1)
+        if name in d.kinds:
+            return lambda ctx: list(ctx.cat.by_kind[name])
+        if name in d.options:
+            return lambda ctx: ctx.state["options"][name]
+        if name in d.words:
+            return lambda ctx: name
+        raise RuleError("E101", f"unknown name '{name}'", e.span)
+
+    # ------------------------------------------------------------ structure
+    def _Attribute(self, e, scope):
+        obj = self.expr(e.obj, scope)
+        name, d, span = e.name, self.d, e.span
+        cats = []
+        if name in d.player_vars:
+            cats.append("pvar")
+        if name in d.player_zones:
+            cats.append("pzone")
+        if name in d.comp_states:
+            cats.append("cstate")
+        if name in d.comp_attrs:
+            cats.append("cattr")
+        row_col = name in d.row_columns
+        if len([c for c in cats if c in ("pvar", "pzone")]) and len([c for c in cats if c.startswith("c")]):
+            raise RuleError("E102", f"'{name}' is both a player's and a component's; rename one", span)
+        if not cats and not row_col:
+            raise RuleError("E103", f"unknown attribute '{name}'", span)
+
+        def get(ctx):
+            v = obj(ctx)
+            if isinstance(v, dict):
+                if name in v:
+                    return v[name]
+                raise RuleError("E504", f"this row has no column '{name}'", span)
+            if v is None:
+                raise RuleError("E504", f"'.{name}' of none", span)
+            if "pvar" in cats:
+                return ctx.state["pvars"][name][v]
+            if "pzone" in cats:
+                return zone_items(ctx.state, name, v)
+            if "cstate" in cats and name in ctx.state["cstate"] and ctx.cat.kind[v] in d.comp_states[name]:
+                return ctx.state["cstate"][name][v]
+            if "cattr" in cats:
+                attrs = ctx.cat.attrs[v]
+                if name in attrs:
+                    return attrs[name]
+            raise RuleError("E504", f"this {ctx.cat.kind[v]} has no attribute '{name}'", span)
+        return get
+
+    def _Index(self, e, scope):
+        span = e.span
+        if isinstance(e.obj, A.Name) and e.obj.name in self.d.tables and e.obj.name not in scope:
+            table = self.d.tables[e.obj.name]
+            key = self.expr(e.index, scope)
+
+            def lookup(ctx):
+                k = key(ctx)
+                row = table.lookup(k)
+                if row is None:
+                    raise RuleError("E504", f"table '{table.name}' has no row for {B.plain(k)}", span)
+                return row
+            return lookup
+        obj, idx = self.expr(e.obj, scope), self.expr(e.index, scope)
+
+        def index(ctx):
+            seq, i = obj(ctx), idx(ctx)
+            try:
+                return seq[int(i)]
+            except (IndexError, TypeError, ValueError):
+                raise RuleError("E504", f"position {B.plain(i)} is outside this list of {len(seq)}", span) from None
+        return index
+
+    def _Call(self, e, scope):
+        d, span = self.d, e.span
+        if e.name in d.defs and e.name not in B.FUNCTIONS:
+            return self._call_def(e, scope)
+        if e.name == "rows" and e.args and isinstance(e.args[0], A.Name) and e.args[0].name in d.tables:
+            rows = d.tables[e.args[0].name].rows
+            return lambda ctx: [dict(r) for r in rows]
+        spec = B.FUNCTIONS.get(e.name)
+        if spec is None:
+            raise RuleError("E104", f"unknown function '{e.name}'", span)
+        args = [self.zone(a, scope) if i in spec.zone_args else self.expr(a, scope)
+                for i, a in enumerate(e.args)]
+        impl = spec.impl
+        if spec.wants_kind:
+            kind, a0 = value_kind(e.args[0], self.d) if e.args else "value", args[0] if args else None
+            return lambda ctx: impl(ctx, span, kind, a0(ctx))
+        if spec.impure:
+            def impure(ctx):
+                if ctx.pure:
+                    raise RuleError("E505", f"'{e.name}' is random and cannot be used here", span)
+                return impl(ctx, span, *[a(ctx) for a in args])
+            return impure
+        if len(args) == 1:
+            a0 = args[0]
+            return lambda ctx: impl(ctx, span, a0(ctx))
+        return lambda ctx: impl(ctx, span, *[a(ctx) for a in args])
+
+    def _call_def(self, e, scope):
+        fn_decl = self.d.defs[e.name]
+        names = [p.name for p in fn_decl.params]
+        args = [self.expr(a, scope) for a in e.args]
+        span = e.span
+        body_holder = self.d.def_bodies  # filled lazily: defs may call each other, or themselves
+
+        def call(ctx):
+            values = [a(ctx) for a in args]
+            body = body_holder.get(e.name)
+            if body is None:
+                body = body_holder[e.name] = self.expr(fn_decl.body, set(names))
+            if ctx.depth >= MAX_CALL_DEPTH:
+                raise RuleError("E502", f"'{e.name}' calls itself more than {MAX_CALL_DEPTH} deep", span)
+            saved_env, saved_pure = ctx.env, ctx.pure
+            ctx.env, ctx.pure = dict(zip(names, values)), True
+            ctx.depth += 1
+            try:
+                return body(ctx)
+            finally:
+                ctx.depth -= 1
+                ctx.env, ctx.pure = saved_env, saved_pure
+        return call
+
+    # ------------------------------------------------------------ operators
+    def _BinOp(self, e, scope):
+        left, right, op, span = self.expr(e.left, scope), self.expr(e.right, scope), e.op, e.span
+        f = B.ARITH[op]
+
+        def binop(ctx):
+            return f(left(ctx), right(ctx), span)
+        return binop
+
+    def _Compare(self, e, scope):
+        left, right, op, span = self.expr(e.left, scope), self.expr(e.right, scope), e.op, e.span
+        if op == "==":
+            return lambda ctx: left(ctx) == right(ctx)
+        if op == "!=":
+            return lambda ctx: left(ctx) != right(ctx)
+        if op in ("in", "not in"):
+            want = op == "in"
+
+            def member(ctx):
+                container = right(ctx)
+                if container is None:
+                    raise RuleError("E504", "'in' needs a list or a text, not none", span)
+                return (left(ctx) in container) == want
+            return member
+        f = B.ORDER[op]
+
+        def order(ctx):
+            a, b = left(ctx), right(ctx)
+            try:
+                return f(a, b)
+            except TypeError:
+                raise RuleError("E504", f"cannot compare {B.plain(a)} {op} {B.plain(b)}", span) from None
+        return order
+
+    def _And(self, e, scope):
+        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        return lambda ctx: bool(left(ctx)) and bool(right(ctx))
+
+    def _Or(self, e, scope):
+        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        return lambda ctx: bool(left(ctx)) or bool(right(ctx))
+
+    def _Not(self, e, scope):
+        operand = self.expr(e.operand, scope)
+        return lambda ctx: not operand(ctx)
+
+    def _Negate(self, e, scope):
+        operand, span = self.expr(e.operand, scope), e.span
+
+        def negate(ctx):
+            v = operand(ctx)
+            if not B.is_number(v):
+                raise RuleError("E504", f"cannot negate {B.plain(v)}", span)
+            return -v
+        return negate
+
+    def _Conditional(self, e, scope):
+        cond, then, orelse = (self.expr(x, scope) for x in (e.cond, e.then, e.orelse))
+        return lambda ctx: then(ctx) if cond(ctx) else orelse(ctx)
+
+    # ------------------------------------------------------------ collections
+    def _ListExpr(self, e, scope):
+        items = [self.expr(x, scope) for x in e.items]
+        return lambda ctx: [f(ctx) for f in items]
+
+    _TupleExpr = _ListExpr  # a cell (x, y) is the list [x, y]: JSON keeps lists, not tuples
+
+    def _Comprehension(self, e, scope):
+        inner = scope | {e.var}
+        source = self.expr(e.source, scope)
+        element = self.expr(e.element, inner)
+        cond = self.expr(e.cond, inner) if e.cond is not None else None
+        var = e.var
+
+        def comprehension(ctx):
+            env = ctx.env
+            had, old = var in env, env.get(var)
+            out = []
+            try:
+                for item in B.as_list(source(ctx), e.span):
+                    env[var] = item
+                    if cond is None or cond(ctx):
+                        out.append(element(ctx))
+            finally:
+                if had:
+                    env[var] = old
+                else:
+                    env.pop(var, None)
+            return out
+        return comprehension
+
+    def _Sort(self, e, scope):
+        inner = scope | {e.var}
+        source = self.expr(e.source, scope)
+        keys = [(self.expr(k.expr, inner), k.direction == "most") for k in e.keys]
+        var, span = e.var, e.span
+
+        def sort(ctx):
+            items = B.as_list(source(ctx), span)
+            env = ctx.env
+            had, old = var in env, env.get(var)
+            try:
+                computed = []
+                for item in items:
+                    env[var] = item
+                    computed.append((item, [k(ctx) for k, _ in keys]))
+            finally:
+                if had:
+                    env[var] = old
+                else:
+                    env.pop(var, None)
+            try:
+                for n in range(len(keys) - 1, -1, -1):
+                    computed.sort(key=lambda pair: pair[1][n], reverse=keys[n][1])
+            except TypeError:
+                raise RuleError("E504", "sort keys must be numbers, texts or bools of one kind", span) from None
+            return [item for item, _ in computed]
+        return sort
+
+
+def value_kind(e, decls, scope_kinds: Optional[Dict[str, str]] = None) -> str:
+    """What an expression yields, for writing it: 'player', 'component', 'cell' or 'value'.
+
+    Used to render a choice's parameters ("play K♠", "give to P2"); the checker's
+    full types are not needed for that.
+    """
+    scope_kinds = scope_kinds or {}
+    if isinstance(e, A.Name):
+        if e.name in scope_kinds:
+            return scope_kinds[e.name]
+        if e.name in ("players",):
+            return "player"
+        if e.name in decls.shared_zones or e.name in decls.kinds:
+            return "component"
+        if e.name in decls.global_vars:
+            return decls.var_kinds.get(e.name, "value")
+        return "value"
+    if isinstance(e, A.Attribute):
+        if e.name in decls.player_zones:
+            return "component"
+        return decls.var_kinds.get(e.name, "value")
+    if isinstance(e, A.Call):
+        spec = B.FUNCTIONS.get(e.name)
+        if spec is not None and spec.yields:
+            if spec.yields == "same" and e.args:
+                return value_kind(e.args[0], decls, scope_kinds)
+            return spec.yields
+        if e.name in decls.defs:
+            return value_kind(decls.defs[e.name].body, decls, {})
+        return "value"
+    if isinstance(e, (A.ListExpr, A.TupleExpr)):
+        if isinstance(e, A.TupleExpr):
+            return "cell"
+        return value_kind(e.items[0], decls, scope_kinds) if e.items else "value"
+    if isinstance(e, A.Comprehension):
+        inner = dict(scope_kinds)
+        inner[e.var] = value_kind(e.source, decls, scope_kinds)
+        return value_kind(e.element, decls, inner)
+    if isinstance(e, A.Sort):
+        return value_kind(e.source, decls, scope_kinds)
+    if isinstance(e, A.Conditional):
+        return value_kind(e.then, decls, scope_kinds)
+    if isinstance(e, A.BinOp) and e.op == "+":
+        return value_kind(e.left, decls, scope_kinds)
+    return "value"
+

@@ -1,0 +1,162 @@
+"""Loading a game: read the file (and the files it extends), parse, merge variants, check, compile.
+
+Rule files are untrusted: a game may read only files beside it (no absolute
+paths, no '..'), and everything wrong is reported as diagnostics.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Dict, List, Optional, Tuple
+
+import attrs
+
+from . import ast as A
+from .diagnostics import Diagnostic, GameError
+from .errors import RuleError
+from .syntax import MAX_SOURCE_BYTES, parse
+
+MAX_EXTENDS = 10
+
+# Declarations a variant replaces by name; the others (game, players, setup, turn,
+# score, tiebreak) there is one of, and a variant's replaces the base's.
+_NAMED = (A.OptionDecl, A.EnumDecl, A.TableDecl, A.KindDecl, A.ZoneDecl, A.VarDecl, A.DefDecl,
+          A.ProcDecl, A.PhaseDecl, A.ResultDecl)
+
+
+def _key(decl):
+    if isinstance(decl, _NAMED):
+        return (type(decl).__name__, decl.name)
+    return (type(decl).__name__, None)
+
+
+def read_text(path: Path, span: Optional[A.Span] = None) -> str:
+    try:
+        if path.stat().st_size > MAX_SOURCE_BYTES:
+            raise GameError([Diagnostic("E001", f"'{path}' is larger than {MAX_SOURCE_BYTES // 1024} KiB", span)])
+        return path.read_text("utf-8")
+    except UnicodeDecodeError:
+        raise GameError([Diagnostic("E001", f"'{path}' is not UTF-8 text", span)]) from None
+    except OSError as err:
+        raise GameError([Diagnostic("E001", f"cannot read '{path}': {err.strerror or err}", span)]) from None
+
+
+def beside(base: Path, name: str, span: Optional[A.Span]) -> Path:
+    """A file named in a rule file: only beside it (or below it), never elsewhere."""
+    rel = Path(name)
+    if rel.is_absolute() or ".." in rel.parts or name.startswith("~") or "\\" in name:
+        raise GameError([Diagnostic("E007", f"'{name}': a game may only name files beside it "
+                                    "(no absolute paths, no '..')", span)])
+    return base.parent / rel
+
+
+@attrs.define
+class Loaded:
+    game: Optional[A.GameFile]
+    sources: Dict[str, str]
+    diagnostics: List[Diagnostic]
+
+
+def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
+    """Parse a file and, through `extends`, the drafts it builds on, merged into one GameFile."""
+    sources: Dict[str, str] = {}
+    diags: List[Diagnostic] = []
+    chain: List[A.GameFile] = []
+    current, current_text, seen = Path(path), text, set()
+    span = None
+    while True:
+        key = str(current.resolve()) if current_text is None else str(current)
+        if key in seen:
+            diags.append(Diagnostic("E008", "these files extend each other in a circle", span))
+            break
+        seen.add(key)
+        if len(chain) > MAX_EXTENDS:
+            diags.append(Diagnostic("E008", f"more than {MAX_EXTENDS} files extend each other", span))
+            break
+        try:
+            source = current_text if current_text is not None else read_text(current, span)
+        except GameError as err:
+            diags.extend(err.diagnostics)
+            break
+        name = str(current)
+        sources[name] = source
+        tree, errors = parse(source, name)
+        diags.extend(errors)
+        if tree is None:
+            break
+        chain.append(tree)
+        ext = [d for d in tree.decls if isinstance(d, A.ExtendsDecl)]
+        if not ext:
+            break
+        if len(ext) > 1:
+            diags.append(Diagnostic("E008", "a file extends one other file at most", ext[1].span))
+        span = ext[0].span
+        try:
+            current = beside(current, ext[0].path, span)
+        except GameError as err:
+            diags.extend(err.diagnostics)
+            break
+        current_text = None
+    if any(d.is_error for d in diags) or not chain:
+        return Loaded(None, sources, diags)
+    merged: Dict[tuple, A.Decl] = {}
+    order: List[tuple] = []
+    for tree in reversed(chain):  # the base first; each variant replaces what it redeclares
+        for decl in tree.decls:
+            if isinstance(decl, A.ExtendsDecl):
+                continue
+            k = _key(decl)
+            if k not in merged:
+                order.append(k)
+            merged[k] = decl
+    if len(chain) > 1:
+        game = A.GameFile(chain[0].span, tuple(merged[k] for k in order))
+    else:
+        game = chain[0]
+    return Loaded(game, sources, diags)
+
+
+def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None):
+    """Read, check and compile a game. Raises GameError (with every diagnostic) if it has errors."""
+    from .checker import check
+    from .compiler import Compiler
+    from .engine import Game
+
+    loaded = parse_with_extends(path, text)
+    diags = list(loaded.diagnostics)
+    if loaded.game is None:
+        raise GameError(diags) from None
+    result = check(loaded.game, loaded.sources)
+    diags.extend(result.diagnostics)
+    if any(d.is_error for d in diags):
+        raise GameError(diags)
+    base = Path(path)
+
+    def read_file(name: str, span: A.Span) -> str:
+        return read_text(beside(Path(span.file) if span.file else base, name, span), span)
+
+    try:
+        program = Compiler(loaded.game, read_file, types=result.types).compile()
+    except RuleError as err:
+        raise GameError(diags + [err.diagnostic()]) from None
+    kwargs = {"max_steps": max_steps} if max_steps else {}
+    game = Game(program, path, loaded.sources, **kwargs)
+    game.warnings = [d for d in diags if not d.is_error]
+    return game
+
+
+def check_files(paths: List[str]) -> Tuple[List[Diagnostic], Dict[str, str]]:
+    """Every diagnostic of every file (for `gamedsl check`), and their sources for rendering."""
+    all_diags: List[Diagnostic] = []
+    sources: Dict[str, str] = {}
+    for path in paths:
+        try:
+            game = load(path)
+            all_diags.extend(game.warnings)
+            sources.update(game.sources)
+        except GameError as err:
+            all_diags.extend(err.diagnostics)
+            loaded = parse_with_extends(path) if Path(path).exists() else None
+            if loaded:
+                sources.update(loaded.sources)
+    return all_diags, sources

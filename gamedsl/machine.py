@@ -1,0 +1,501 @@
+"""The rule machine: runs compiled blocks over a plain-data state until a player must decide.
+
+Where the rules stand is an explicit stack of frames in the state (plain dicts):
+  {"k": "act", "env": {...}}          an activation (setup, a turn, a procedure): its locals
+  {"k": "blk", "b": block, "i": n}    statement n of block b is next
+  {"k": "for", "b": body, "var": x, "items": [...], "n": i}
+  {"k": "while", "s": stmt} / {"k": "rep", "s": stmt, "left": n}
+  {"k": "secret", "s": stmt, "todo": [[seat, move], ...]}
+A `choose` stops the machine with state["pending"] set; apply() resumes it. No
+Python generator or closure holds game state, so a state can be saved, loaded,
+copied or replayed at any point mid-turn.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+from . import rng
+from .builtins import cell_key, is_number, plain
+from .errors import RuleError
+from .exprs import Ctx
+
+DEFAULT_MAX_STEPS = 200_000
+DEFAULT_MAX_TURNS = 5_000
+_LOOPS = ("for", "while", "rep")
+
+
+class Machine:
+    def __init__(self, program, max_steps: int = DEFAULT_MAX_STEPS):
+        self.p = program
+        self.max_steps = max_steps
+        self.handlers = {name[3:]: getattr(self, name) for name in dir(self) if name.startswith("_x_")}
+
+    # ------------------------------------------------------------ state helpers
+    def ctx(self, state, env=None, pure=False) -> Ctx:
+        return Ctx(self.p, state, env if env is not None else self.env(state), self.catalogue(state), pure)
+
+    def catalogue(self, state):
+        return self.p.catalogue(state["n"], state["options"])
+
+    @staticmethod
+    def env(state) -> dict:
+        for frame in reversed(state["stack"]):
+            if frame["k"] == "act":
+                return frame["env"]
+        return {}
+
+    # ------------------------------------------------------------ the run loop
+    def run(self, state: dict, stop_depth: Optional[int] = None) -> None:
+        """Run until a decision is pending or the game is over (or the stack is back to stop_depth)."""
+        steps = 0
+        stack = state["stack"]
+        flow = state["flow"]
+        while state["pending"] is None and not flow["over"]:
+            if stop_depth is not None and len(stack) <= stop_depth:
+                return
+            if not stack:
+                self._advance_flow(state)
+                continue
+            frame = stack[-1]
+            k = frame["k"]
+            if k == "blk":
+                block = self.p.blocks[frame["b"]]
+                i = frame["i"]
+                if i >= len(block):
+                    stack.pop()
+                    continue
+                stmt = block[i]
+                frame["i"] = i + 1
+                steps += 1
+                if steps > self.max_steps:
+                    raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a "
+                                    "player: a loop that never ends?", stmt.span,
+                                    "check the loop's condition, or raise the step budget (--max-steps)")
+                self.handlers[stmt.op](state, stmt)
+            elif k == "act":
+                stack.pop()
+            elif k == "for":
+                if frame["n"] < len(frame["items"]):
+                    self.env(state)[frame["var"]] = frame["items"][frame["n"]]
+                    frame["n"] += 1
+                    stack.append({"k": "blk", "b": frame["b"], "i": 0})
+                else:
+                    stack.pop()
+            elif k == "while":
+                stmt = self.p.stmts[frame["s"]]
+                steps += 1
+                if steps > self.max_steps:
+                    raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a "
+                                    "player: a loop that never ends?", stmt.span)
+                if stmt.a(self.ctx(state)):
+                    stack.append({"k": "blk", "b": stmt.b, "i": 0})
+                else:
+                    stack.pop()
+            elif k == "rep":
+                stmt = self.p.stmts[frame["s"]]
+                steps += 1
+                if steps > self.max_steps:
+                    raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a "
+                                    "player: a loop that never ends?", stmt.span)
+                if frame["left"] != 0:
+                    if frame["left"] > 0:
+                        frame["left"] -= 1
+                    stack.append({"k": "blk", "b": stmt.b, "i": 0})
+                else:
+                    stack.pop()
+            elif k == "secret":
+                if frame["todo"]:
+                    seat, move = frame["todo"].pop(0)
+                    stmt = self.p.stmts[frame["s"]]
+                    self.env(state)[stmt.a] = seat
+                    self._enter_alternative(state, stmt.c, move)
+                else:
+                    stack.pop()
+
+    # ------------------------------------------------------------ flow: setup, phases, turns
+    def _advance_flow(self, state: dict) -> None:
+        flow, p = state["flow"], self.p
+        stage = flow["stage"]
+        if stage == "new":
+            flow["stage"] = "setup"
+            if p.setup is not None:
+                self._activate(state, p.setup, {})
+            return
+        if stage == "setup":
+            self._enter_phase(state, 0)
+            return
+        phase = p.phases[flow["phase"]]
+        if stage == "begin":
+            if phase.turn is None:
+                self._end_phase(state)
+            else:
+                self._start_turn(state, flow["start"])
+            return
+        # a turn has ended
+        flow["turns"] += 1
+        if flow["turns"] >= flow["max_turns"]:
+            flow["over"], flow["unfinished"] = True, True
+            return
+        if phase.end_when is not None and phase.end_when(self.ctx(state, {})):
+            self._end_phase(state)
+            return
+        nxt = flow["next"] if flow["next"] is not None else (flow["current"] + 1) % state["n"]
+        flow["next"] = None
+        if nxt == flow["start"]:
+            if flow["after_round"]:
+                flow["over"] = True
+                return
+            flow["round"] += 1
+        self._start_turn(state, nxt)
+
+    def _enter_phase(self, state, index: int) -> None:
+        flow = state["flow"]
+        if index >= len(self.p.phases):
+            flow["over"] = True
+            return
+        flow.update(phase=index, stage="begin", round=1)
+        phase = self.p.phases[index]
+        if phase.begin is not None:
+            self._activate(state, phase.begin, {})
+
+    def _end_phase(self, state) -> None:
+        phase = self.p.phases[state["flow"]["phase"]]
+        if phase.then is None:
+            state["flow"]["over"] = True
+        else:
+            self._enter_phase(state, self.p.phase_index(phase.then))
+
+    def _start_turn(self, state, player: int) -> None:
+        flow = state["flow"]
+        flow["current"], flow["stage"] = player, "turn"
+        self._activate(state, self.p.phases[flow["phase"]].turn, {})
+
+    def _activate(self, state, block: int, env: dict) -> None:
+        state["stack"].append({"k": "act", "env": env})
+        state["stack"].append({"k": "blk", "b": block, "i": 0})
+
+    # ------------------------------------------------------------ statements
+    def _x_let(self, state, s):
+        self.env(state)[s.a] = s.b(self.ctx(state))
+
+    def _x_pass(self, state, s):
+        pass
+
+    def _x_assign(self, state, s):
+        ctx = self.ctx(state)
+        where, name, obj = s.a
+        value = s.c(ctx)
+        if where == "local":
+            container, key = ctx.env, name
+        elif where == "global":
+            container, key = state["vars"], name
+        elif where == "start":
+            container, key = state["flow"], "start"
+        elif where == "pvar":
+            container, key = state["pvars"][name], obj(ctx)
+        else:  # a component's state
+            comp = obj(ctx)
+            if comp is None or ctx.cat.kind[comp] not in self.p.decls.comp_states[name]:
+                raise RuleError("E504", f"this component has no state '{name}'", s.span)
+            container, key = state["cstate"][name], comp
+        if s.b != "=":
+            old = container[key]
+            if not (is_number(old) and is_number(value)):
+                raise RuleError("E504", f"'{s.b}' needs numbers, not {plain(old)} and {plain(value)}", s.span)
+            value = old + value if s.b == "+=" else old - value if s.b == "-=" else old * value
+        if where == "start" and not (isinstance(value, int) and 0 <= value < state["n"]):
+            raise RuleError("E504", "start_player must be a player", s.span)
+        container[key] = value
+
+    def _x_call(self, state, s):
+        ctx = self.ctx(state)
+        names, block = self.p.procs[s.a]
+        args = [a(ctx) for a in s.b]
+        if sum(1 for f in state["stack"] if f["k"] == "act") > 100:
+            raise RuleError("E502", f"procedure '{s.a}' calls itself more than 100 deep", s.span)
+        self._activate(state, block, dict(zip(names, args)))
+
+    def _x_if(self, state, s):
+        ctx = self.ctx(state)
+        for cond, block in s.a:
+            if cond(ctx):
+                state["stack"].append({"k": "blk", "b": block, "i": 0})
+                return
+        if s.b is not None:
+            state["stack"].append({"k": "blk", "b": s.b, "i": 0})
+
+    def _x_for(self, state, s):
+        items = s.b(self.ctx(state))
+        if not isinstance(items, list):
+            raise RuleError("E504", f"'for' needs a list, not {plain(items)}", s.span)
+        state["stack"].append({"k": "for", "b": s.c, "var": s.a, "items": list(items), "n": 0})
+
+    def _x_while(self, state, s):
+        state["stack"].append({"k": "while", "s": s.sid})
+
+    def _x_repeat(self, state, s):
+        left = -1
+        if s.a is not None:
+            n = s.a(self.ctx(state))
+            if not is_number(n):
+                raise RuleError("E504", f"'repeat' needs a number, not {plain(n)}", s.span)
+            left = max(0, int(n))
+        state["stack"].append({"k": "rep", "s": s.sid, "left": left})
+
+    def _x_break(self, state, s):
+        stack = state["stack"]
+        while stack and stack[-1]["k"] not in _LOOPS:
+            if stack[-1]["k"] == "act":
+                raise RuleError("E402", "'break' outside a loop", s.span)
+            stack.pop()
+        if stack:
+            stack.pop()
+
+    def _x_return(self, state, s):
+        stack = state["stack"]
+        while stack and stack[-1]["k"] != "act":
+            stack.pop()
+        if stack:
+            stack.pop()
+
+    def _x_end(self, state, s):
+        flow = state["flow"]
+        if s.a:
+            flow["after_round"] = True
+            return
+        if s.b is not None:
+            winner = s.b(self.ctx(state))
+            if not (isinstance(winner, int) and 0 <= winner < state["n"]):
+                raise RuleError("E504", "the winner must be a player", s.span)
+            flow["winner"] = winner
+        flow["over"] = True
+        state["stack"].clear()
+
+    def _x_next_turn(self, state, s):
+        p = s.a(self.ctx(state))
+        if not (isinstance(p, int) and 0 <= p < state["n"]):
+            raise RuleError("E504", "'next turn' needs a player", s.span)
+        state["flow"]["next"] = p
+
+    def _x_say(self, state, s):
+        ctx = self.ctx(state)
+        state["said"].append(self.p.write(s.a(ctx), s.b, ctx.cat))
+
+    # zones ---------------------------------------------------------------
+    def _zone_list(self, state, zone, span):
+        name, owner = zone
+        z = state["zones"][name]
+        if owner >= 0:
+            if not (isinstance(owner, int) and 0 <= owner < state["n"]):
+                raise RuleError("E504", "a player's zone needs a player", span)
+            z = z[owner]
+        return z
+
+    def _take(self, state, comp):
+        """Remove a component from where it lies."""
+        where = state["where"][comp]
+        if where is None:
+            return
+        name, owner, cell = where
+        z = state["zones"][name]
+        if owner >= 0:
+            z = z[owner]
+        if cell is not None:
+            del z[cell]
+        else:
+            z.remove(comp)
+        state["where"][comp] = None
+
+    def _put(self, state, comp, zone, place, cell, span, cat):
+        name, owner = zone
+        info = self.p.zones[name]
+        if cat.kind[comp] not in info.kinds:
+            raise RuleError("E504", f"zone '{name}' does not hold a {cat.kind[comp]}", span)
+        z = self._zone_list(state, zone, span)
+        if info.grid:
+            if cell is None:
+                raise RuleError("E504", f"'{name}' is a grid: say where, with 'at (x, y)'", span)
+            key = cell_key(cell)
+            if info.size is not None:
+                x, y = (int(v) for v in cell)
+                if not (0 <= x < info.size[0] and 0 <= y < info.size[1]):
+                    raise RuleError("E504", f"cell {key} is outside the {info.size[0]} by {info.size[1]} grid", span)
+            if key in z and z[key] != comp:
+                raise RuleError("E504", f"cell {key} of '{name}' is taken", span)
+            self._take(state, comp)
+            z[key] = comp
+            state["where"][comp] = [name, owner, key]
+            return
+        self._take(state, comp)
+        if info.sorted_by is not None:
+            key_of = lambda c: cat.attrs[c].get(info.sorted_by, 0)  # noqa: E731
+            k = key_of(comp)
+            pos = len(z)
+            for i, other in enumerate(z):
+                if key_of(other) > k:
+                    pos = i
+                    break
+            z.insert(pos, comp)
+        elif place == "top":
+            z.insert(0, comp)
+        else:
+            z.append(comp)
+        state["where"][comp] = [name, owner, None]
+
+    def _components(self, value, cat, span) -> List[int]:
+        items = value if isinstance(value, list) else [value]
+        for c in items:
+            if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(cat.kind)):
+                raise RuleError("E504", f"only components can be moved, not {plain(c)}", span)
+        return items
+
+    def _x_move(self, state, s):
+        ctx = self.ctx(state)
+        comps = self._components(s.a(ctx), ctx.cat, s.span)
+        zone = s.b(ctx)
+        cell = s.d(ctx) if s.d is not None else None
+        if s.c == "top":
+            comps = list(reversed(comps))  # the first named ends on top
+        if len(comps) > 1 and cell is not None:
+            raise RuleError("E504", "only one component fits on a cell", s.span)
+        for comp in comps:
+            self._put(state, comp, zone, s.c, cell, s.span, ctx.cat)
+
+    def _x_draw(self, state, s):
+        ctx = self.ctx(state)
+        n = s.a(ctx)
+        if not is_number(n):
+            raise RuleError("E504", f"'draw' needs a number, not {plain(n)}", s.span)
+        src, dst = s.b(ctx), s.c(ctx)
+        info = self.p.zones[src[0]]
+        for _ in range(max(0, int(n))):
+            pile = self._zone_list(state, src, s.span)
+            if not pile and info.refill:
+                refill = (info.refill, src[1] if self.p.zones[info.refill].per_player else -1)
+                for comp in list(self._zone_list(state, refill, s.span)):
+                    self._put(state, comp, src, "end", None, s.span, ctx.cat)
+                rng.shuffle(state, self._zone_list(state, src, s.span))
+                pile = self._zone_list(state, src, s.span)
+            if not pile:
+                break
+            self._put(state, pile[0], dst, "end", None, s.span, ctx.cat)
+
+    def _x_shuffle(self, state, s):
+        zone = s.a(self.ctx(state))
+        z = self._zone_list(state, zone, s.span)
+        if isinstance(z, dict):
+            raise RuleError("E504", "a grid cannot be shuffled", s.span)
+        rng.shuffle(state, z)
+
+    # choices -------------------------------------------------------------
+    def _x_choose(self, state, s):
+        ctx = self.ctx(state)
+        player = s.a(ctx)
+        if not (isinstance(player, int) and 0 <= player < state["n"]):
+            raise RuleError("E504", f"'choose by' needs a player, not {plain(player)}", s.span)
+        state["pending"] = {"s": s.sid, "players": [player]}
+        if not self.moves_for(state, player):
+            state["pending"] = None
+            raise RuleError("E503", f"P{player + 1} has no legal move here", s.span,
+                            "add an alternative that is always possible (e.g. pass)")
+
+    def _x_secret(self, state, s):
+        ctx = self.ctx(state)
+        players = s.b(ctx)
+        if not isinstance(players, list) or not all(isinstance(p, int) and 0 <= p < state["n"] for p in players):
+            raise RuleError("E504", "'choose secretly by each' needs a list of players", s.span)
+        if not players:
+            return
+        state["pending"] = {"s": s.sid, "players": list(dict.fromkeys(players)), "got": {}}
+        for p in state["pending"]["players"]:
+            if not self.moves_for(state, p):
+                state["pending"] = None
+                raise RuleError("E503", f"P{p + 1} has no legal move here", s.span)
+
+    def moves_for(self, state, seat: int) -> list:
+        """Every legal move of `seat` at the pending decision, in the rules' order."""
+        pending = state["pending"]
+        if pending is None or seat not in pending["players"] or str(seat) in pending.get("got", {}):
+            return []
+        stmt = self.p.stmts[pending["s"]]
+        env = dict(self.env(state))
+        alts = stmt.b
+        if stmt.op == "secret":
+            env[stmt.a] = seat
+            alts = stmt.c
+        ctx = self.ctx(state, env, pure=True)
+        out: list = []
+        for alt in alts:
+            self._enumerate(ctx, alt, 0, [], seat, out)
+        return out
+
+    def _enumerate(self, ctx, alt, i, args, seat, out):
+        if i == len(alt.params):
+            if alt.guard is None or alt.guard(ctx):
+                out.append({"seat": seat, "alt": alt.name, "args": list(args)})
+            return
+        param = alt.params[i]
+        domain = param.domain(ctx)
+        if not isinstance(domain, list):
+            raise RuleError("E504", f"the choices for '{param.name}' must be a list, not {plain(domain)}", alt.span)
+        for value in domain:
+            ctx.env[param.name] = value
+            args.append(value)
+            self._enumerate(ctx, alt, i + 1, args, seat, out)
+            args.pop()
+        ctx.env.pop(param.name, None)
+
+    def submit(self, state: dict, move: dict) -> None:
+        """Carry out a legal move (already validated) and run on."""
+        pending = state["pending"]
+        stmt = self.p.stmts[pending["s"]]
+        if stmt.op == "choose":
+            state["pending"] = None
+            self._enter_alternative(state, stmt.b, move)
+        else:
+            pending["got"][str(move["seat"])] = move
+            if len(pending["got"]) == len(pending["players"]):
+                todo = [[p, pending["got"][str(p)]] for p in pending["players"]]
+                state["pending"] = None
+                state["stack"].append({"k": "secret", "s": stmt.sid, "todo": todo})
+        self.run(state)
+
+    def _enter_alternative(self, state, alts, move):
+        alt = next(a for a in alts if a.name == move["alt"])
+        env = self.env(state)
+        for param, value in zip(alt.params, move["args"]):
+            env[param.name] = value
+        state["stack"].append({"k": "blk", "b": alt.body, "i": 0})
+
+    # ------------------------------------------------------------ a new game
+    def new_state(self, n: int, seed: int, options: dict, max_turns: int = DEFAULT_MAX_TURNS) -> dict:
+        cat = self.p.catalogue(n, options)
+        state = {
+            "n": n, "options": dict(options), "rng": rng.seed_state(seed),
+            "vars": {}, "pvars": {}, "zones": {}, "cstate": {},
+            "where": [None] * len(cat.kind),
+            "flow": {"stage": "new", "phase": 0, "current": 0, "start": 0, "round": 1, "turns": 0,
+                     "next": None, "after_round": False, "over": False, "winner": None,
+                     "unfinished": False, "max_turns": max_turns},
+            "stack": [], "pending": None, "said": [],
+        }
+        for name, info in self.p.zones.items():
+            empty = (lambda: {}) if info.grid else list
+            state["zones"][name] = [empty() for _ in range(n)] if info.per_player else empty()
+        ctx = Ctx(self.p, state, {}, cat, pure=False)
+        for var in self.p.global_vars:
+            state["vars"][var.name] = var.init(ctx)
+        for var in self.p.player_vars:
+            state["pvars"][var.name] = [var.init(ctx) for _ in range(n)]
+        for kind in self.p.kinds.values():
+            for name, init in kind.states:
+                values = state["cstate"].setdefault(name, [None] * len(cat.kind))
+                for cid in cat.by_kind[kind.name]:
+                    ctx.env = cat.attrs[cid]
+                    values[cid] = init(ctx)
+        return state
+
+
+def optional_int(v) -> Optional[int]:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None

@@ -1,0 +1,286 @@
+"""Signatures of the built-in functions and names (docs/language.md, "Built-in ...").
+
+A builtin is a `Builtin`: its arity and a small function `infer(args, spans)` that takes
+the argument types (and their spans, to point at a wrong one) and gives the result type
+and diagnostics, so a result may depend on the arguments (`first(list of T) -> T`).
+Arity is checked by the caller (the checker), before `infer` runs. `pure=False` marks a
+builtin that may only run in the statements of setup, turn, phase and procedure blocks.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Tuple
+
+import attrs
+
+from .ast import Span
+from .diagnostics import Diagnostic
+from . import types as T
+
+Infer = Callable[[List[object], List[Span]], Tuple[object, List[Diagnostic]]]
+
+
+@attrs.frozen
+class Builtin:
+    name: str
+    min_args: int
+    max_args: Optional[int]  # None: any number
+    infer: Infer
+    summary: str
+    pure: bool = True
+
+    def arity_text(self) -> str:
+        if self.max_args == self.min_args:
+            n = self.min_args
+            return f"{n} argument" + ("" if n == 1 else "s")
+        if self.max_args is None:
+            return f"{self.min_args} or more arguments"
+        return f"{self.min_args} to {self.max_args} arguments"
+
+
+class _Args:
+    """The argument types of one call, with helpers that note what is wrong."""
+
+    def __init__(self, name: str, types: List[object], spans: List[Span]):
+        self.name, self.types, self.spans = name, types, spans
+        self.diags: List[Diagnostic] = []
+
+    def _bad(self, i: int, wanted: str, hint: Optional[str] = None):
+        self.diags.append(Diagnostic(
+            "E201", f"{self.name}() needs {wanted} here, not {T.render(self.types[i])}",
+            self.spans[i], hint))
+
+    def number(self, i: int):
+        if not T.is_number(self.types[i]):
+            self._bad(i, "a number")
+
+    def player(self, i: int):
+        if not T.assignable(self.types[i], T.PLAYER):
+            self._bad(i, "a player")
+
+    def cell(self, i: int):
+        if not T.assignable(self.types[i], T.CELL):
+            self._bad(i, "a cell (x, y)")
+
+    def items(self, i: int, wanted: str = "a list"):
+        """The item type of list argument i (ANY after an error)."""
+        item = T.item_type(self.types[i])
+        if item is None:
+            self._bad(i, wanted)
+            return T.ANY
+        return item
+
+    def component(self, i: int):
+        if T.kinds_of(self.types[i]) is None and T.unwrap(self.types[i]) != T.ANY:
+            self._bad(i, "a component")
+
+    def grid(self, i: int) -> object:
+        t = T.unwrap(self.types[i])
+        if t == T.ANY:
+            return T.ANY
+        if isinstance(t, T.Zone) and t.grid:
+            return t.component
+        self._bad(i, "a grid zone", "a zone is a grid when declared with 'grid W by H'")
+        return T.ANY
+
+    def done(self, result) -> Tuple[object, List[Diagnostic]]:
+        return result, self.diags
+
+
+def _numbers_list(a: _Args, i: int):
+    item = a.items(i, "a list of numbers")
+    if not T.is_number(item):
+        a._bad(i, "a list of numbers")
+
+
+# ---------------------------------------------------------------- the builtins
+
+
+def _len(a):
+    a.items(0, "a list, a zone or a text")
+    return a.done(T.NUMBER)
+
+
+def _sum(a):
+    _numbers_list(a, 0)
+    return a.done(T.NUMBER)
+
+
+def _max_min(a):
+    if len(a.types) == 1:
+        _numbers_list(a, 0)
+    else:
+        for i in range(len(a.types)):
+            a.number(i)
+    return a.done(T.NUMBER)
+
+
+def _number_fn(a):
+    a.number(0)
+    return a.done(T.NUMBER)
+
+
+def _any_all(a):
+    item = a.items(0, "a list of bools")
+    if not T.is_bool(item):
+        a._bad(0, "a list of bools")
+    return a.done(T.BOOL)
+
+
+def _item(a):
+    return a.done(a.items(0))
+
+
+def _range(a):
+    a.number(0)
+    a.number(1)
+    return a.done(T.List(T.NUMBER))
+
+
+def _sorted(a):
+    item = a.items(0)
+    if not T.orderable(item) and T.unwrap(item) != T.ANY:
+        a._bad(0, "a list of numbers or texts",
+               "to sort other values write: sort x in L by most KEY")
+    return a.done(T.List(item))
+
+
+def _same_list(a):
+    return a.done(T.List(a.items(0)))
+
+
+def _count(a):
+    item = a.items(0)
+    if not T.comparable(item, a.types[1]):
+        a._bad(1, f"a value like the list's items ({T.render(item)})")
+    return a.done(T.NUMBER)
+
+
+def _top(a):
+    item = a.items(0, "a zone or a list")
+    a.number(1)
+    return a.done(T.List(item))
+
+
+def _text(a):
+    return a.done(T.TEXT)
+
+
+def _seat(a):
+    a.player(0)
+    return a.done(T.NUMBER)
+
+
+def _player_to_player(a):
+    a.player(0)
+    return a.done(T.PLAYER)
+
+
+def _player_to_players(a):
+    a.player(0)
+    return a.done(T.List(T.PLAYER))
+
+
+def _distance(a):
+    a.player(0)
+    a.player(1)
+    return a.done(T.NUMBER)
+
+
+def _holder(a):
+    a.component(0)
+    return a.done(T.Optional(T.PLAYER))
+
+
+def _rows(a):
+    t = T.unwrap(a.types[0])
+    if isinstance(t, T.Table):
+        return a.done(T.List(T.Row(t.name)))
+    if t != T.ANY:
+        a._bad(0, "a table")
+    return a.done(T.List(T.ANY))
+
+
+def _cells(a):
+    a.grid(0)
+    return a.done(T.List(T.CELL))
+
+
+def _at(a):
+    comp = a.grid(0)
+    a.cell(1)
+    return a.done(T.Optional(comp) if comp != T.ANY else T.ANY)
+
+
+def _neighbours(a):
+    a.cell(0)
+    return a.done(T.List(T.CELL))
+
+
+def _lines(a):
+    a.grid(0)
+    a.number(1)
+    return a.done(T.List(T.List(T.CELL)))
+
+
+def _b(name, lo, hi, fn, summary, pure=True) -> Builtin:
+    def infer(types, spans):
+        return fn(_Args(name, list(types), list(spans)))
+    return Builtin(name, lo, hi, infer, summary, pure)
+
+
+BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
+    _b("len", 1, 1, _len, "number of items (or letters of a text)"),
+    _b("sum", 1, 1, _sum, "the sum of a list of numbers"),
+    _b("max", 1, None, _max_min, "the largest of a list of numbers (or of the arguments)"),
+    _b("min", 1, None, _max_min, "the smallest of a list of numbers (or of the arguments)"),
+    _b("abs", 1, 1, _number_fn, "the absolute value"),
+    _b("ceil", 1, 1, _number_fn, "rounded up"),
+    _b("floor", 1, 1, _number_fn, "rounded down"),
+    _b("any", 1, 1, _any_all, "is any of a list of bools true"),
+    _b("all", 1, 1, _any_all, "are all of a list of bools true"),
+    _b("first", 1, 1, _item, "the first item"),
+    _b("last", 1, 1, _item, "the last item"),
+    _b("range", 2, 2, _range, "[a, a+1, ..., b] (both ends included)"),
+    _b("sorted", 1, 1, _sorted, "a list of numbers or texts, smallest first"),
+    _b("reversed", 1, 1, _same_list, "the list, last first"),
+    _b("distinct", 1, 1, _same_list, "the list without repeated items"),
+    _b("count", 2, 2, _count, "how many items equal x"),
+    _b("top", 2, 2, _top, "the first n components of a zone"),
+    _b("text", 1, 1, _text, "a value written as text"),
+    _b("seat", 1, 1, _seat, "a player's seat number, 1.."),
+    _b("left_of", 1, 1, _player_to_player, "the next player clockwise"),
+    _b("right_of", 1, 1, _player_to_player, "the next player counter-clockwise"),
+    _b("others", 1, 1, _player_to_players, "the other players, clockwise from p's left"),
+    _b("players_from", 1, 1, _player_to_players, "all players, clockwise from p"),
+    _b("distance", 2, 2, _distance, "clockwise steps from a to b"),
+    _b("holder", 1, 1, _holder, "the player whose zone holds a component, or none"),
+    _b("random", 1, 1, _item, "a random item (in statements only)", pure=False),
+    _b("rows", 1, 1, _rows, "the rows of a table"),
+    _b("cells", 1, 1, _cells, "a grid's cells"),
+    _b("empty_cells", 1, 1, _cells, "a grid's empty cells"),
+    _b("at", 2, 2, _at, "the component on a cell, or none"),
+    _b("neighbours", 1, 1, _neighbours, "the four cells next to a cell"),
+    _b("lines", 2, 2, _lines, "every straight line of n cells of a bounded grid"),
+]}
+
+
+@attrs.frozen
+class BuiltinName:
+    name: str
+    type: object
+    assignable: bool = False
+
+
+BUILTIN_NAMES: Dict[str, BuiltinName] = {n.name: n for n in [
+    BuiltinName("current", T.PLAYER),
+    BuiltinName("players", T.List(T.PLAYER)),
+    BuiltinName("start_player", T.PLAYER, assignable=True),
+    BuiltinName("round", T.NUMBER),
+    BuiltinName("player_count", T.NUMBER),
+]}
+
+
+def is_impure(name: str) -> bool:
+    b = BUILTINS.get(name)
+    return b is not None and not b.pure
