@@ -44,6 +44,7 @@ class Decls:
     comp_states: dict = attrs.Factory(dict)    # state name -> kinds that have it
     row_columns: set = attrs.Factory(set)
     var_kinds: dict = attrs.Factory(dict)      # var name -> 'player', 'component', 'cell', 'value'
+    types: dict = attrs.Factory(dict)          # expression node -> the checker's type
 
 
 @attrs.define
@@ -168,9 +169,8 @@ class Catalogue:
 class Compiler:
     def __init__(self, game: A.GameFile, read_file: Optional[READ_FILE] = None, types: Optional[dict] = None):
         self.game = game
-        self.types = types or {}
         self.read_file = read_file
-        self.d = Decls()
+        self.d = Decls(types=types or {})
         self.ex = ExprCompiler(self.d)
         self.blocks: List[tuple] = []
         self.stmts: List[Stmt] = []

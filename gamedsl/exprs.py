@@ -348,17 +348,36 @@ class ExprCompiler:
         return sort
 
 
-def value_kind(e, decls, scope_kinds: Optional[Dict[str, str]] = None) -> str:
+def kind_of_type(t) -> Optional[str]:
+    """'player', 'component', 'cell' or 'value' for a checker type; None if unknown."""
+    from . import types as T
+    while isinstance(t, (T.List, T.Optional)):
+        t = t.item if isinstance(t, T.List) else t.inner
+    if t == T.PLAYER:
+        return "player"
+    if isinstance(t, (T.Kind, T.Zone)):
+        return "component"
+    if t == T.CELL:
+        return "cell"
+    if t is None or t == T.ANY:
+        return None
+    return "value"
+
+
+def value_kind(e, decls, scope_kinds: Optional[Dict[str, str]] = None, _seen: frozenset = frozenset()) -> str:
     """What an expression yields, for writing it: 'player', 'component', 'cell' or 'value'.
 
-    Used to render a choice's parameters ("play K♠", "give to P2"); the checker's
-    full types are not needed for that.
+    Used to render a choice's parameters ("play K", "give to P2"): the checker's
+    types when it inferred one, else what the expression's shape says.
     """
+    known = kind_of_type(decls.types.get(e)) if decls.types else None
+    if known is not None:
+        return known
     scope_kinds = scope_kinds or {}
     if isinstance(e, A.Name):
         if e.name in scope_kinds:
             return scope_kinds[e.name]
-        if e.name in ("players",):
+        if e.name in ("players", "current", "start_player"):
             return "player"
         if e.name in decls.shared_zones or e.name in decls.kinds:
             return "component"
@@ -373,24 +392,23 @@ def value_kind(e, decls, scope_kinds: Optional[Dict[str, str]] = None) -> str:
         spec = B.FUNCTIONS.get(e.name)
         if spec is not None and spec.yields:
             if spec.yields == "same" and e.args:
-                return value_kind(e.args[0], decls, scope_kinds)
+                return value_kind(e.args[0], decls, scope_kinds, _seen)
             return spec.yields
-        if e.name in decls.defs:
-            return value_kind(decls.defs[e.name].body, decls, {})
+        if e.name in decls.defs and e.name not in _seen:
+            return value_kind(decls.defs[e.name].body, decls, {}, _seen | {e.name})
         return "value"
-    if isinstance(e, (A.ListExpr, A.TupleExpr)):
-        if isinstance(e, A.TupleExpr):
-            return "cell"
-        return value_kind(e.items[0], decls, scope_kinds) if e.items else "value"
+    if isinstance(e, A.TupleExpr):
+        return "cell"
+    if isinstance(e, A.ListExpr):
+        return value_kind(e.items[0], decls, scope_kinds, _seen) if e.items else "value"
     if isinstance(e, A.Comprehension):
         inner = dict(scope_kinds)
-        inner[e.var] = value_kind(e.source, decls, scope_kinds)
-        return value_kind(e.element, decls, inner)
+        inner[e.var] = value_kind(e.source, decls, scope_kinds, _seen)
+        return value_kind(e.element, decls, inner, _seen)
     if isinstance(e, A.Sort):
-        return value_kind(e.source, decls, scope_kinds)
+        return value_kind(e.source, decls, scope_kinds, _seen)
     if isinstance(e, A.Conditional):
-        return value_kind(e.then, decls, scope_kinds)
+        return value_kind(e.then, decls, scope_kinds, _seen)
     if isinstance(e, A.BinOp) and e.op == "+":
-        return value_kind(e.left, decls, scope_kinds)
+        return value_kind(e.left, decls, scope_kinds, _seen)
     return "value"
-

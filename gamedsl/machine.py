@@ -69,9 +69,7 @@ class Machine:
                 frame["i"] = i + 1
                 steps += 1
                 if steps > self.max_steps:
-                    raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a "
-                                    "player: a loop that never ends?", stmt.span,
-                                    "check the loop's condition, or raise the step budget (--max-steps)")
+                    self._runaway(state, stmt)
                 self.handlers[stmt.op](state, stmt)
             elif k == "act":
                 stack.pop()
@@ -86,8 +84,7 @@ class Machine:
                 stmt = self.p.stmts[frame["s"]]
                 steps += 1
                 if steps > self.max_steps:
-                    raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a "
-                                    "player: a loop that never ends?", stmt.span)
+                    self._runaway(state, stmt)
                 if stmt.a(self.ctx(state)):
                     stack.append({"k": "blk", "b": stmt.b, "i": 0})
                 else:
@@ -96,8 +93,7 @@ class Machine:
                 stmt = self.p.stmts[frame["s"]]
                 steps += 1
                 if steps > self.max_steps:
-                    raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a "
-                                    "player: a loop that never ends?", stmt.span)
+                    self._runaway(state, stmt)
                 if frame["left"] != 0:
                     if frame["left"] > 0:
                         frame["left"] -= 1
@@ -112,6 +108,17 @@ class Machine:
                     self._enter_alternative(state, stmt.c, move)
                 else:
                     stack.pop()
+
+    def _runaway(self, state, stmt):
+        """The step budget is spent: blame the innermost loop (or the procedure calling itself)."""
+        culprit = stmt
+        for frame in reversed(state["stack"]):
+            if frame["k"] in _LOOPS:
+                culprit = self.p.stmts[frame["s"]]
+                break
+        raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a player: "
+                        "this loop never ends?", culprit.span,
+                        "check the loop's condition, or raise the step budget (--max-steps)")
 
     # ------------------------------------------------------------ flow: setup, phases, turns
     def _advance_flow(self, state: dict) -> None:
@@ -229,7 +236,7 @@ class Machine:
         items = s.b(self.ctx(state))
         if not isinstance(items, list):
             raise RuleError("E504", f"'for' needs a list, not {plain(items)}", s.span)
-        state["stack"].append({"k": "for", "b": s.c, "var": s.a, "items": list(items), "n": 0})
+        state["stack"].append({"k": "for", "s": s.sid, "b": s.c, "var": s.a, "items": list(items), "n": 0})
 
     def _x_while(self, state, s):
         state["stack"].append({"k": "while", "s": s.sid})

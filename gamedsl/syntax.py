@@ -63,24 +63,57 @@ _TOKEN_WORDS = {
 }
 
 
+# LALR merges look-aheads, so `expected` is broad: name the structural tokens a
+# person most likely forgot, and only fall back to keywords when there are none.
+_STRUCTURAL = ["RPAR", "RSQB", "COLON", "_NL", "COMMA", "EQUAL", "_INDENT", "NAME", "NUMBER", "STRING",
+               "VBAR", "LPAR"]
+
+
 def _describe_expected(expected) -> str:
-    words = []
-    for name in sorted(expected):
-        if name.startswith("__ANON") or name in ("COMMENT",):
-            continue
-        word = _TOKEN_WORDS.get(name)
-        if word is None:
-            word = f"'{name.lower()}'" if name.isupper() and name.isalpha() else None
-        if word is None and name.startswith("_"):
-            continue
-        if word and word not in words:
-            words.append(word)
-    # Keywords are spelled as their own upper-case terminal names (IF, CHOOSE, ...).
+    expected = set(expected)
+    words = [_TOKEN_WORDS[t] for t in _STRUCTURAL if t in expected][:4]
+    if not words:
+        words = [f"'{t.lower()}'" for t in sorted(expected) if t.isalpha() and t.isupper()][:5]
     if not words:
         return "something else"
-    if len(words) > 6:
-        words = words[:6] + ["..."]
     return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
+
+
+def _unclosed_bracket(source: str, line: int):
+    """The innermost bracket opened before `line` and still open there, as (char, line, col)."""
+    stack = []
+    for n, text in enumerate(source.splitlines()[: max(0, line - 1)], 1):
+        in_text = False
+        for col, ch in enumerate(text, 1):
+            if ch == '"':
+                in_text = not in_text
+            elif in_text:
+                continue
+            elif ch == "#":
+                break
+            elif ch in "([":
+                stack.append((ch, n, col))
+            elif ch in ")]" and stack:
+                stack.pop()
+    return stack[-1] if stack else None
+
+
+def _bad_dedent_line(source: str) -> int:
+    """The first line whose indentation returns to no level that is open (lark does not say)."""
+    levels = [0]
+    for n, text in enumerate(source.splitlines(), 1):
+        stripped = text.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        indent = len(text.expandtabs(4)) - len(text.expandtabs(4).lstrip())
+        if indent > levels[-1]:
+            levels.append(indent)
+            continue
+        while levels and indent < levels[-1]:
+            levels.pop()
+        if not levels or levels[-1] != indent:
+            return n
+    return 1
 
 
 def _describe_token(tok: Token) -> str:
@@ -133,6 +166,12 @@ def _syntax_diagnostic(err: Exception, source: str, path: str) -> Diagnostic:
         return Diagnostic("E002", f"unexpected character {ch!r}" + (block_note or ""), span, hint)
     if isinstance(err, UnexpectedToken):
         tok = err.token
+        bracket = _unclosed_bracket(source, line)
+        if bracket and tok.type not in ("RPAR", "RSQB"):
+            ch, bl, bc = bracket
+            closer = ")" if ch == "(" else "]"
+            return Diagnostic("E006", f"'{ch}' is never closed: expected '{closer}' before this line",
+                              A.Span(path, bl, bc, bl, bc + 1), f"add '{closer}' where the list or call ends")
         if tok.type == "$END" or tok.type == "_DEDENT" and not tok.value:
             found = "the end of the file"
         else:
@@ -140,7 +179,8 @@ def _syntax_diagnostic(err: Exception, source: str, path: str) -> Diagnostic:
             if tok.line and tok.type not in ("_NL", "_DEDENT", "_INDENT"):
                 span = A.Span(path, tok.line, tok.column, tok.end_line or tok.line,
                               tok.end_column or tok.column + 1)
-        expected = _describe_expected(err.expected)
+        # Outside brackets, ')' and ']' are LALR's merged look-ahead, never what was meant.
+        expected = _describe_expected(set(err.expected) - {"RPAR", "RSQB"})
         msg = f"found {found}, but expected {expected}"
         hint = _hint_for(tok, err.expected)
         return Diagnostic("E003", msg + (block_note or ""), span, hint)
@@ -148,6 +188,8 @@ def _syntax_diagnostic(err: Exception, source: str, path: str) -> Diagnostic:
         expected = _describe_expected(err.expected)
         return Diagnostic("E003", f"the file ends too early: expected {expected}" + (block_note or ""), span)
     if isinstance(err, DedentError):
+        bad = _bad_dedent_line(source)
+        span = A.Span(path, bad, 1, bad, 2)
         return Diagnostic("E004", "this line's indentation matches no enclosing block", span,
                           "indent it like the lines of the block it belongs to")
     return Diagnostic("E003", f"cannot read this: {err}", span)
@@ -161,8 +203,8 @@ def _hint_for(tok: Token, expected) -> Optional[str]:
         return "this line is indented more than the line above, which does not open a block"
     if "_INDENT" in exp:
         return "the lines of a block are indented under its header"
-    if tok.type == "EQUAL" and "__ANON" not in exp and "COMP_OP" in exp:
-        return "to compare, write '=='"
+    if tok.type == "EQUAL" and "COLON" in exp:
+        return "to compare two values, write '=='"
     if tok.type == "NAME" and tok.value in ("elif", "else"):
         return f"'{tok.value}' must line up with its 'if'"
     return None

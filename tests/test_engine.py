@@ -1,0 +1,171 @@
+"""The engine's contract: plain-data state, refusals that change nothing, budgets, secrets."""
+
+import json
+
+import pytest
+
+from gamedsl.diagnostics import GameError
+from gamedsl.engine import OptionError, clone
+from gamedsl.errors import MoveError, RuleError
+from gamedsl.loader import load
+
+COUNTER = '''
+game "Counter"
+players 2..3
+option target: 1..20 = 5
+player var total: number = 0
+
+turn:
+  choose by current:
+    add(n in [1, 2]) "add {n}":
+      current.total += n
+    hold "hold":
+      pass
+  if current.total >= target:
+    end game winner current
+
+score of p: p.total
+'''
+
+
+def game_from(text, tmp_path, name="g.game"):
+    path = tmp_path / name
+    path.write_text(text)
+    return load(str(path))
+
+
+def dump(state):
+    return json.dumps(state, sort_keys=True)
+
+
+def test_moves_apply_and_the_winner_is_declared(tmp_path):
+    g = game_from(COUNTER, tmp_path)
+    s = g.new_game(2, seed=1)
+    assert [g.move_text(s, m) for m in g.legal_moves(s)] == ["add 1", "add 2", "hold"]
+    for text in ["add 2", "add 1", "add 2", "hold", "add 2"]:
+        s = g.apply(s, g.parse_move(s, text))
+    assert g.is_over(s)
+    assert g.results(s)["winners"] == [0]
+    assert g.results(s)["scores"] == [6, 1]
+
+
+def test_a_refused_move_leaves_the_state_unchanged(tmp_path):
+    g = game_from(COUNTER, tmp_path)
+    s = g.new_game(2, seed=1)
+    before = dump(s)
+    for bad in ({"seat": 0, "alt": "add", "args": [3]}, {"seat": 1, "alt": "hold", "args": []},
+                {"seat": 0, "alt": "jump", "args": []}, {"nonsense": True}, "add 1"):
+        with pytest.raises(MoveError):
+            g.apply(s, bad)
+        assert dump(s) == before
+    with pytest.raises(MoveError) as err:
+        g.parse_move(s, "add 7")
+    assert "legal moves start with" in err.value.message
+
+
+def test_state_survives_json_mid_turn_and_replays_identically(tmp_path):
+    g = game_from(COUNTER, tmp_path)
+    s = g.new_game(3, seed=7)
+    moves = []
+    while not g.is_over(s):
+        m = g.legal_moves(s)[len(moves) % 2]
+        moves.append(m)
+        reloaded = json.loads(json.dumps(s))
+        assert g.apply(reloaded, m) == g.apply(s, m)
+        s = g.apply(s, m)
+    again = g.new_game(3, seed=7)
+    for m in moves:
+        again = g.apply(again, m)
+    assert dump(again) == dump(s)
+
+
+def test_options_are_checked(tmp_path):
+    g = game_from(COUNTER, tmp_path)
+    assert g.new_game(2, options={"target": "2"})["options"]["target"] == 2
+    with pytest.raises(OptionError, match="1..20"):
+        g.new_game(2, options={"target": "99"})
+    with pytest.raises(OptionError, match="unknown option"):
+        g.new_game(2, options={"speed": "1"})
+    with pytest.raises(OptionError, match="2 to 3 players"):
+        g.new_game(4)
+
+
+def test_a_runaway_loop_stops_with_its_line(tmp_path):
+    text = COUNTER.replace("    hold \"hold\":\n      pass", "    hold \"hold\":\n      while true:\n        pass")
+    g = game_from(text, tmp_path)
+    s = g.new_game(2)
+    before = dump(s)
+    with pytest.raises(RuleError) as err:
+        g.apply(s, g.parse_move(s, "hold"))
+    assert err.value.code == "E501"
+    assert err.value.span.line == 12  # the `while` that never ends
+    assert dump(s) == before
+
+
+def test_runaway_recursion_stops(tmp_path):
+    text = COUNTER + "def forever(n: number) = forever(n + 1)\nresult r of p: forever(1)\n"
+    g = game_from(text, tmp_path)
+    s = g.new_game(2)
+    with pytest.raises(RuleError) as err:
+        g.results(s)
+    assert err.value.code == "E502"
+
+
+SECRET = '''
+game "Secret bids"
+players 3
+player var bid: number = 0, secret
+player var shown: number = 0
+
+turn:
+  choose secretly by each p in players:
+    bid(n in [1, 2, 3]) "bid {n}":
+      p.bid = n
+  for p in players:
+    p.shown = p.bid
+  end game
+
+score of p: p.shown
+'''
+
+
+def test_secret_choices_are_hidden_until_all_have_chosen(tmp_path):
+    g = game_from(SECRET, tmp_path)
+    s = g.new_game(3)
+    assert g.waiting_for(s) == [0, 1, 2]
+    s = g.apply(s, g.parse_move(s, "bid 3", seat=1))
+    assert g.waiting_for(s) == [0, 2]
+    assert g.view(s, 1)["submitted"]["args"] == [3]
+    assert g.view(s, 0)["submitted"] is None
+    assert "3" not in json.dumps(g.view(s, 0)["pvars"]["shown"])
+    with pytest.raises(MoveError):
+        g.apply(s, g.parse_move(g.new_game(3), "bid 1", seat=1) | {"seat": 1})
+    s = g.apply(s, g.parse_move(s, "bid 1", seat=0))
+    s = g.apply(s, g.parse_move(s, "bid 2", seat=2))
+    assert g.is_over(s)
+    assert g.results(s)["scores"] == [1, 3, 2]
+    assert g.view(s, 0)["pvars"]["bid"] == [1, "?", "?"]
+
+
+def test_a_variant_replaces_what_it_redeclares(tmp_path):
+    game_from(COUNTER, tmp_path, "base.game")
+    variant = 'extends "base.game"\ngame "Counter, quick"\noption target: 1..20 = 2\n'
+    g = game_from(variant, tmp_path, "quick.game")
+    assert g.title == "Counter, quick"
+    s = g.new_game(2)
+    s = g.apply(s, g.parse_move(s, "add 2"))
+    assert g.is_over(s)
+
+
+def test_a_variant_may_not_reach_outside_its_folder(tmp_path):
+    with pytest.raises(GameError) as err:
+        game_from('extends "../base.game"\n', tmp_path)
+    assert err.value.diagnostics[0].code == "E007"
+
+
+def test_clone_is_deep(tmp_path):
+    g = game_from(COUNTER, tmp_path)
+    s = g.new_game(2)
+    c = clone(s)
+    c["pvars"]["total"][0] = 99
+    assert s["pvars"]["total"][0] == 0
