@@ -1,0 +1,483 @@
+"""Scenario tests: a `.scenario` file plays moves in a game and checks what must follow.
+
+    game "../tictactoe.game"
+
+    scenario "a full row wins":
+      move "place 0,0"
+      move "place 0,1"
+      ...
+      expect over and winners == [p1]
+
+Each scenario runs in a fresh game. Items run in order; the first that fails
+ends the scenario, reported as ``path:line:col: reason``. Nothing a scenario
+file says (a syntax error, an unknown game, a bad option, a rule that fails
+while playing) escapes as a Python traceback: it is a failed scenario.
+See docs/scenarios.md.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Dict, Iterable, List, Optional, TextIO, Tuple
+
+import attrs
+
+from . import ast as A
+from .diagnostics import Diagnostic, GameError, render_all
+from .errors import MoveError, RuleError
+from .syntax import parse
+
+SCENARIO_SUFFIX = ".scenario"
+# Names an `expect` may use besides p1..pN and the game's own names.
+RESULT_NAMES = ("over", "winners", "scores", "said")
+_WORDS = {A.ScMove: "move", A.ScRefuse: "refuse", A.ScExpect: "expect", A.ScGiven: "given",
+          A.ScRandom: "play", A.ScPlayers: "players", A.ScSeed: "seed", A.ScOption: "option"}
+
+
+@attrs.define
+class Result:
+    """One scenario's outcome (or a whole file that could not be run: title is then the path)."""
+
+    title: str
+    passed: bool
+    path: str
+    line: int = 0
+    col: int = 0
+    reason: str = ""
+
+    @property
+    def where(self) -> str:
+        return f"{self.path}:{self.line}:{self.col}" if self.line else self.path
+
+    def __str__(self) -> str:
+        head = f"{'PASS' if self.passed else 'FAIL'} {self.title}"
+        if self.passed:
+            return head
+        body = "\n".join("    " + ln for ln in self.reason.splitlines()[1:])
+        first = self.reason.splitlines()[0] if self.reason else "failed"
+        return f"{head}\n  {self.where}: {first}" + (f"\n{body}" if body else "")
+
+
+class _Failed(Exception):
+    """A scenario item failed: where (a span) and why."""
+
+    def __init__(self, span: Optional[A.Span], reason: str):
+        super().__init__(reason)
+        self.span, self.reason = span, reason
+
+
+# ---------------------------------------------------------------- finding and loading
+
+
+def find_files(paths: Iterable[str]) -> List[str]:
+    """The scenario files named, or found (recursively, sorted) in the directories named."""
+    out: List[str] = []
+    for p in paths:
+        path = Path(p)
+        if path.is_dir():
+            out.extend(str(f) for f in sorted(path.rglob("*" + SCENARIO_SUFFIX)) if f.is_file())
+        else:
+            out.append(str(path))
+    return out
+
+
+def _game_path(scenario_path: Path, name: str, span: A.Span) -> Path:
+    """The game a scenario file names: relative to the scenario file ('..' allowed), an existing .game file."""
+    rel = Path(name)
+    if rel.is_absolute() or name.startswith("~") or "\\" in name:
+        raise _Failed(span, f"'{name}': name the game by a path relative to this scenario file")
+    resolved = (scenario_path.parent / rel).resolve()
+    if resolved.suffix != ".game":
+        raise _Failed(span, f"'{name}' is not a .game file")
+    if not resolved.is_file():
+        raise _Failed(span, f"no game file '{name}' (looked for {resolved})")
+    return resolved
+
+
+def _game_span(path: str, text: str) -> A.Span:
+    for n, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("game ") or stripped.startswith('game"'):
+            col = len(line) - len(line.lstrip()) + 1
+            return A.Span(path, n, col, n, len(line) + 1)
+    return A.Span(path, 1, 1, 1, 1)
+
+
+_GAMES: Dict[str, object] = {}
+
+
+def _load(path: Path):
+    from .loader import load
+
+    key = str(path)
+    if key not in _GAMES:
+        _GAMES[key] = load(key)
+    return _GAMES[key]
+
+
+# ---------------------------------------------------------------- running
+
+
+def run_file(path: str, text: Optional[str] = None) -> List[Result]:
+    """Run every scenario of one file; a file that cannot be run at all is one failed Result."""
+    try:
+        if text is None:
+            text = Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as err:
+        return [Result(path, False, path, 0, 0, f"cannot read the scenario file: {err}")]
+    tree, diags = parse(text, path, start="scenario_file")
+    errors = [d for d in diags if d.is_error]
+    if tree is None or errors:
+        return [_diag_result(path, path, errors or diags, {path: text})]
+    if tree.game is None:
+        return [Result(path, False, path, 1, 1,
+                       'a scenario file begins with the game it tests: game "relative/path.game"')]
+    span = _game_span(path, text)
+    try:
+        game = _load(_game_path(Path(path), tree.game, span))
+    except _Failed as err:
+        return [Result(path, False, path, span.line, span.col, err.reason)]
+    except GameError as err:
+        sources = {}
+        try:
+            from .loader import parse_with_extends
+            sources = parse_with_extends(str(_game_path(Path(path), tree.game, span))).sources
+        except Exception:  # noqa: BLE001 - only for showing source lines
+            pass
+        shown = render_all(err.diagnostics, sources)
+        return [Result(path, False, path, span.line, span.col,
+                       f"the game '{tree.game}' has errors:\n{shown}")]
+    if not tree.scenarios:
+        return [Result(path, False, path, 1, 1, "this file has no scenarios")]
+    runner = _Runner(game, path, text)
+    return [runner.run(sc) for sc in tree.scenarios]
+
+
+def _diag_result(title: str, path: str, diags: List[Diagnostic], sources: dict) -> Result:
+    first = next((d for d in diags if d.span is not None), None)
+    line, col = (first.span.line, first.span.col) if first else (0, 0)
+    shown = render_all(diags, sources)
+    # The rendered diagnostic repeats the location: keep only the message after it.
+    lines = shown.splitlines()
+    if first is not None and lines and lines[0].startswith(f"{first.span.file}:"):
+        lines[0] = lines[0].split(": ", 1)[1]
+    return Result(title, False, path, line, col, "\n".join(lines))
+
+
+class _Runner:
+    def __init__(self, game, path: str, text: str):
+        self.game, self.path, self.lines = game, path, text.splitlines()
+
+    def run(self, sc: A.Scenario) -> Result:
+        try:
+            self._run(sc)
+        except _Failed as err:
+            span = err.span or sc.span
+            return Result(sc.title, False, self.path, span.line, span.col, err.reason)
+        except RecursionError:
+            return Result(sc.title, False, self.path, sc.span.line, sc.span.col, "the rules recursed too deeply")
+        except Exception as err:  # noqa: BLE001 - a scenario never ends in a traceback
+            return Result(sc.title, False, self.path, sc.span.line, sc.span.col,
+                          f"internal error: {type(err).__name__}: {err}")
+        return Result(sc.title, True, self.path, sc.span.line, sc.span.col)
+
+    # -------------------------------------------------------- the scenario's game
+    def _run(self, sc: A.Scenario) -> None:
+        game = self.game
+        players: Optional[int] = None
+        players_span = sc.span
+        seed = 0
+        options: dict = {}
+        state: Optional[dict] = None
+        for item in sc.items:
+            if isinstance(item, (A.ScPlayers, A.ScSeed, A.ScOption)):
+                if state is not None:
+                    raise _Failed(item.span, f"'{_WORDS[type(item)]}' must come before the scenario's "
+                                  "first given/move/refuse/expect/play")
+                if isinstance(item, A.ScPlayers):
+                    players, players_span = item.count, item.span
+                    if not game.min_players <= players <= game.max_players:
+                        raise _Failed(item.span, f"{game.title} is for {_span_text(game)} players, not {players}")
+                elif isinstance(item, A.ScSeed):
+                    seed = item.seed
+                else:
+                    options[item.name] = _literal(item.value)
+                    try:
+                        game.resolve_options(options)
+                    except ValueError as err:
+                        raise _Failed(item.span, str(err)) from None
+                continue
+            if state is None:
+                state = self._start(players if players is not None else game.min_players, seed, options,
+                                    players_span)
+                n = state["n"]
+                self.names = {f"p{i + 1}": i for i in range(n)}
+                self.rnd = random.Random(seed * 7919 + 17)
+            state = self._item(item, state)
+        if state is None:
+            self._start(players if players is not None else game.min_players, seed, options, players_span)
+
+    def _start(self, players: int, seed: int, options: dict, span: A.Span) -> dict:
+        try:
+            return self.game.new_game(players, seed, options)
+        except RuleError as err:
+            raise _Failed(span, f"the game's setup failed: {err}") from None
+        except ValueError as err:
+            raise _Failed(span, str(err)) from None
+
+    def _item(self, item, state: dict) -> dict:
+        game = self.game
+        if isinstance(item, A.ScGiven):
+            try:
+                return game.run_statements(state, item.body, self.names)
+            except RuleError as err:
+                raise _rule_failed(self.path, item.span, "'given' failed: ", err) from None
+        if isinstance(item, A.ScMove):
+            seat = self._seat(item, state)
+            waiting = game.waiting_for(state)
+            if seat not in waiting:
+                raise _Failed(item.span, f"move \"{item.text}\": {_not_waiting(game, state, seat)}")
+            try:
+                move = game.parse_move(state, item.text, seat)
+                return game.apply(state, move)
+            except MoveError as err:
+                raise _Failed(item.span, f"move \"{item.text}\" by P{seat + 1} was refused: {err.message}") from None
+            except RuleError as err:
+                raise _Failed(item.span, f"move \"{item.text}\": the rules failed: {_rule_text(err)}") from None
+        if isinstance(item, A.ScRefuse):
+            return self._refuse(item, state)
+        if isinstance(item, A.ScExpect):
+            self._expect(item, state)
+            return state
+        if isinstance(item, A.ScRandom):
+            for i in range(item.count):
+                if game.is_over(state):
+                    break
+                moves = game.legal_moves(state)
+                if not moves:
+                    raise _Failed(item.span, f"after {i} random moves nobody can move, yet the game is not over")
+                move = self.rnd.choice(moves)
+                try:
+                    state = game.apply(state, move)
+                except RuleError as err:
+                    raise _Failed(item.span, f"random move {i + 1} ('{game.move_text(state, move)}'): "
+                                  f"the rules failed: {_rule_text(err)}") from None
+            return state
+        raise _Failed(item.span, f"unknown scenario item {type(item).__name__}")
+
+    def _seat(self, item, state: dict) -> int:
+        game = self.game
+        word = _WORDS[type(item)]
+        if item.by is not None:
+            try:
+                seat = game.evaluate(state, item.by, self.names)
+            except RuleError as err:
+                raise _rule_failed(self.path, item.by.span, "'by': ", err) from None
+            if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["n"]:
+                raise _Failed(item.by.span, f"'by' needs a player (p1..p{state['n']}), not {seat!r}")
+            return seat
+        waiting = game.waiting_for(state)
+        if len(waiting) == 1:
+            return waiting[0]
+        if not waiting:
+            if word == "refuse":
+                return state["flow"]["current"]
+            reason = "the game is over" if game.is_over(state) else "nobody is waiting to move"
+            raise _Failed(item.span, f"{word} \"{item.text}\": {reason}")
+        who = ", ".join(f"p{s + 1}" for s in waiting)
+        raise _Failed(item.span, f"{word} \"{item.text}\": several players must move now ({who}); "
+                      f"say which with 'by p{waiting[0] + 1}'")
+
+    def _refuse(self, item: A.ScRefuse, state: dict) -> dict:
+        game = self.game
+        seat = self._seat(item, state)
+        before = json.dumps(state, sort_keys=True)
+        message = None
+        try:
+            waiting = game.waiting_for(state)
+            if seat not in waiting:
+                message = _not_waiting(game, state, seat)
+            else:
+                move = game.parse_move(state, item.text, seat)
+                game.apply(state, move)
+        except MoveError as err:
+            message = err.message
+        except RuleError as err:
+            raise _Failed(item.span, f"refuse \"{item.text}\": the move was legal, and then the rules failed: "
+                          f"{_rule_text(err)}") from None
+        if json.dumps(state, sort_keys=True) != before:
+            raise _Failed(item.span, f"refuse \"{item.text}\": refusing the move changed the state")
+        if message is None:
+            raise _Failed(item.span, f"\"{item.text}\" by P{seat + 1} should have been refused, but it is a legal move")
+        if item.because is not None and item.because.lower() not in message.lower():
+            raise _Failed(item.span, f"\"{item.text}\" was refused, but not because \"{item.because}\": "
+                          f"the reason was: {message}")
+        return state
+
+    # -------------------------------------------------------- expect
+    def _expect_names(self, expr, state: dict) -> Dict[str, object]:
+        used = _names_in(expr)
+        names = dict(self.names)
+        wanted = [n for n in RESULT_NAMES if n in used and n not in names]
+        if not wanted:
+            return names
+        game = self.game
+        if "over" in wanted:
+            names["over"] = game.is_over(state)
+        if "said" in wanted:
+            names["said"] = list(state.get("said", []))
+        if "winners" in wanted or "scores" in wanted:
+            try:
+                res = game.results(state)
+            except RuleError as err:
+                raise _Failed(expr.span, f"the scores could not be computed: {_rule_text(err)}") from None
+            names["winners"] = res["winners"]
+            names["scores"] = res["scores"]
+        return names
+
+    def _expect(self, item: A.ScExpect, state: dict) -> None:
+        expr = item.expr
+        names = self._expect_names(expr, state)
+        try:
+            value = self.game.evaluate(state, expr, names)
+        except RuleError as err:
+            raise _rule_failed(self.path, item.span, f"expect {self._source(expr)}: ", err) from None
+        if value is True:
+            return
+        reason = f"expected {self._source(expr)}"
+        if not isinstance(value, bool):
+            raise _Failed(item.span, f"{reason} to be true or false, but it is {self._write(state, value, expr)}")
+        details = []
+        if isinstance(expr, A.Compare):
+            for side in (expr.left, expr.right):
+                try:
+                    v = self.game.evaluate(state, side, names)
+                    details.append(f"{self._source(side)} is {self._write(state, v, side)}")
+                except RuleError:
+                    pass
+        text = reason + ", but it is false"
+        if details:
+            text += "\n" + "\n".join(details)
+        raise _Failed(item.span, text)
+
+    def _source(self, e) -> str:
+        s = e.span
+        try:
+            if s.line == s.end_line:
+                return self.lines[s.line - 1][s.col - 1:s.end_col - 1]
+            parts = [self.lines[s.line - 1][s.col - 1:]] + self.lines[s.line:s.end_line - 1] + \
+                [self.lines[s.end_line - 1][:s.end_col - 1]]
+            return " ".join(p.strip() for p in parts)
+        except IndexError:
+            return "(expression)"
+
+    def _write(self, state: dict, value, expr) -> str:
+        """A value written for a person, players as P1.., components by their `show`."""
+        from .exprs import value_kind
+
+        game = self.game
+        kinds = {name: "player" for name in self.names}
+        kinds.update(winners="player", over="value", scores="value", said="value")
+        kind = value_kind(expr, game.program.decls, kinds)
+        cat = game.machine.catalogue(state)
+        return _written(game.program, value, kind, cat)
+
+
+def _written(program, value, kind: str, cat) -> str:
+    if isinstance(value, list) and not (kind == "cell" and len(value) == 2 and not isinstance(value[0], list)):
+        return "[" + ", ".join(_written(program, v, kind, cat) for v in value) + "]"
+    if isinstance(value, str) and kind == "value":
+        return json.dumps(value, ensure_ascii=False)
+    return program.write(value, kind, cat)
+
+
+def _names_in(node) -> set:
+    out = set()
+
+    def walk(v):
+        if isinstance(v, A.Name):
+            out.add(v.name)
+        if isinstance(v, tuple):
+            for x in v:
+                walk(x)
+        elif attrs.has(type(v)):
+            for f in attrs.fields(type(v)):
+                walk(getattr(v, f.name))
+    walk(node)
+    return out
+
+
+def _literal(e):
+    if isinstance(e, A.Name):
+        return e.name
+    if isinstance(e, (A.Number, A.Text, A.Bool)):
+        return e.value
+    return None
+
+
+def _span_text(game) -> str:
+    if game.min_players == game.max_players:
+        return str(game.min_players)
+    return f"{game.min_players} to {game.max_players}"
+
+
+def _not_waiting(game, state: dict, seat: int) -> str:
+    if game.is_over(state):
+        return "the game is over"
+    waiting = game.waiting_for(state)
+    who = ", ".join(f"P{p + 1}" for p in waiting) or "nobody"
+    return f"P{seat + 1} cannot move now; waiting for {who}"
+
+
+def _rule_text(err: RuleError) -> str:
+    return str(err)
+
+
+def _rule_failed(path: str, span: A.Span, prefix: str, err: RuleError) -> "_Failed":
+    """A rule error as a scenario failure: at the error's own place when it is in the scenario
+    file (a `given:` statement, an `expect` expression), else at the item, naming the rule's place."""
+    if err.span is not None and err.span.file == path and err.span.line:
+        return _Failed(err.span, f"{prefix}error[{err.code}]: {err.message}")
+    return _Failed(span, prefix + str(err))
+
+
+# ---------------------------------------------------------------- the command line
+
+
+def run_paths(paths: List[str], out: TextIO = sys.stdout) -> Tuple[int, int]:
+    """Run every scenario file in `paths` (directories are searched); print results; (passed, failed)."""
+    passed = failed = 0
+    files = find_files(paths)
+    if not files:
+        print(f"no {SCENARIO_SUFFIX} files in {', '.join(paths) or 'nothing'}", file=out)
+    for path in files:
+        if not Path(path).exists():
+            result = Result(path, False, path, 0, 0, "no such file")
+            print(result, file=out)
+            failed += 1
+            continue
+        print(f"{path}", file=out)
+        for result in run_file(path):
+            print(str(result), file=out)
+            if result.passed:
+                passed += 1
+            else:
+                failed += 1
+    print(f"{passed} passed, {failed} failed", file=out)
+    return passed, failed
+
+
+def main(argv: Optional[List[str]] = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if not args:
+        print("usage: python -m gamedsl.scenario FILE_OR_DIR...", file=sys.stderr)
+        return 2
+    _, failed = run_paths(args)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
