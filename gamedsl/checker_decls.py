@@ -1,0 +1,416 @@
+"""Declarations: building the global names, and the checks of options, enums, tables,
+kinds, zones, variables and defs. Each ``check_*(g)`` returns its diagnostics."""
+
+from __future__ import annotations
+
+import re
+from typing import List
+
+from . import ast as A
+from . import types as T
+from .checker_exprs import expect_type, infer
+from .checker_scope import Env, FuncInfo, Globals, KindInfo, Member, WHAT, head_span, unknown
+from .checker_tables import build_table
+from .diagnostics import Diagnostic, did_you_mean
+from .signatures import BUILTIN_NAMES, BUILTINS
+
+ZONE_WORDS = ("public", "hidden", "owner", "grid")
+VISIBILITY = ("public", "hidden", "owner")
+VAR_FLAGS = ("secret",)
+
+_KEYWORD = {A.EnumDecl: "enum", A.OptionDecl: "option", A.TableDecl: "table",
+            A.KindDecl: "kind", A.ZoneDecl: "zone", A.VarDecl: "var", A.DefDecl: "def",
+            A.ProcDecl: "procedure", A.PhaseDecl: "phase", A.ResultDecl: "result"}
+
+
+def name_span(g: Globals, decl) -> A.Span:
+    """Where a declaration's name is written (its keyword's place if the text is unknown)."""
+    kw = _KEYWORD.get(type(decl), "")
+    span = g.locate(decl.span, r"\b" + kw + r"\s+(" + re.escape(decl.name) + r")\b")
+    return span if span is not decl.span else head_span(decl.span, len(kw) or 1)
+
+
+def option_type(decl: A.OptionDecl):
+    words = any(isinstance(a, A.OptionWord) for a in decl.alternatives)
+    ranges = any(isinstance(a, A.OptionRange) for a in decl.alternatives)
+    if words and ranges:
+        return T.OptionMix(decl.name)
+    return T.Enum(decl.name) if words else T.NUMBER
+
+
+# ---------------------------------------------------------------- building the globals
+
+
+def build_globals(game: A.GameFile, sources=None) -> Globals:
+    g = Globals(game, sources)
+    for d in g.of(A.EnumDecl):
+        g.declare(d.name, "enum", d)
+        g.type_scope.setdefault(d.name, T.Enum(d.name))
+        if d.name not in g.enum_values:
+            g.enum_values[d.name] = [v.name for v in d.values]
+            for v in d.values:
+                g.words.setdefault(v.name, []).append(d.name)
+    for d in g.of(A.OptionDecl):
+        g.declare(d.name, "option", d, option_type(d))
+        if d.name not in g.enum_values:
+            words = [a.word for a in d.alternatives if isinstance(a, A.OptionWord)]
+            g.enum_values[d.name] = words
+            for w in dict.fromkeys(words):
+                g.words.setdefault(w, []).append(d.name)
+    for d in g.of(A.KindDecl):
+        g.declare(d.name, "kind", d, T.List(T.kind(d.name)))
+        g.type_scope.setdefault(d.name, T.kind(d.name))
+    for d in g.of(A.TableDecl):
+        if g.declare(d.name, "table", d, T.Table(d.name)).decl is d:
+            g.tables[d.name] = build_table(g, d)
+    for d in g.of(A.KindDecl):
+        if g.symbols[d.name].decl is d:
+            g.kinds[d.name] = _build_kind(g, d)
+    for d in g.of(A.ZoneDecl):
+        sym = g.declare(d.name, "player zone" if d.per_player else "zone", d, g.zone_type(d))
+        if sym.decl is d:
+            g.zones[d.name] = d
+            if d.per_player:
+                g.player_members[d.name] = sym
+    for d in g.of(A.VarDecl):
+        type_, _ = T.parse_type(d.type, g.type_scope)
+        sym = g.declare(d.name, "player var" if d.per_player else "var", d, type_)
+        if sym.decl is d and d.per_player:
+            g.player_members[d.name] = sym
+    for d in g.of(A.DefDecl) + g.of(A.ProcDecl):
+        what = "def" if isinstance(d, A.DefDecl) else "procedure"
+        if g.declare(d.name, what, d).decl is d:
+            params = [(p.name, T.parse_type(p.type, g.type_scope)[0]) for p in d.params]
+            g.funcs[d.name] = FuncInfo(d, params)
+    for d in g.of(A.PhaseDecl):
+        g.phases.setdefault(d.name, d)
+    return g
+
+
+def _build_kind(g: Globals, d: A.KindDecl) -> KindInfo:
+    info = KindInfo(d, {})
+    if d.source_table is not None:
+        table = g.tables.get(d.source_table)
+        if table is None:
+            span = g.locate(d.span, r"^\s*from\s+(" + re.escape(d.source_table) + r")\b")
+            info.diags.append(unknown("E106", "table", d.source_table, g.tables, span))
+        else:
+            g.use(d.source_table)
+            for col in (table.decl.columns if table.columns is not None else ()):
+                info.members.setdefault(col.name, Member(col.name, "column", col,
+                                                         table.columns.get(col.name, T.ANY)))
+            if table.columns is not None and not table.decl.columns:  # from a CSV file
+                for name, t in table.columns.items():
+                    info.members.setdefault(name, Member(name, "column", None, t))
+    items = [(a.name, "attr", a, None) for a in d.attrs] + \
+            [(s.name, "state", s, T.parse_type(s.type, g.type_scope, g.use)[0]) for s in d.states]
+    if d.per_player:
+        items.append(("owner", "owner", None, T.PLAYER))
+    for name, what, node, t in items:
+        old = info.members.get(name)
+        if old is not None:
+            span = node.span if node is not None else g.locate(d.span, r"(per\s+player)")
+            where = f"a column of table {d.source_table}" if old.what == "column" else \
+                f"already an attribute of {d.name}"
+            if what == "owner":
+                msg = (f"'owner' is the player of each component of {d.name} "
+                       "('copies N per player'): it cannot also be declared")
+            else:
+                msg = f"'{name}' is {where}"
+            info.diags.append(Diagnostic("E301", msg, span))
+            continue
+        info.members[name] = Member(name, what, node, t)
+    return info
+
+
+def _kind_env(g: Globals, info: KindInfo, diags, scope: str, pure: str) -> Env:
+    """An Env for a kind's expressions: `scope` says which members are visible bare."""
+    visible = {"copies": ("column", "attr"), "attr": ("column", "attr", "owner"),
+               "show": ("column", "attr", "state", "owner")}[scope]
+    members = frozenset(n for n, m in info.members.items() if m.what in visible)
+    return Env(g, diags, pure=pure, kind=info, kind_members=members)
+
+
+def member_type(g: Globals, info: KindInfo, name: str):
+    m = info.members[name]
+    if m.type is not None:
+        return m.type
+    if name in info.busy:
+        info.diags.append(Diagnostic("E317", f"attribute '{name}' of {info.decl.name} is "
+                                     "defined in terms of itself", m.node.span))
+        m.type = T.ANY
+        return T.ANY
+    info.busy.add(name)
+    env = _kind_env(g, info, info.diags, "attr", "in a kind's attribute")
+    t = infer(m.node.value, env)
+    info.busy.discard(name)
+    if m.type is None:
+        m.type = T.Optional(T.ANY) if t == T.NONE else t
+    return m.type
+
+
+def def_result(g: Globals, name: str):
+    """A def's result type, inferring its body the first time (ANY while recursing)."""
+    f = g.funcs[name]
+    if f.state == "done":
+        return f.result
+    if f.state == "busy":
+        return T.ANY
+    f.state = "busy"
+    env = Env(g, f.diags, pure="in a def (a def is a formula)")
+    for p, (pname, ptype) in zip(f.decl.params, f.params):
+        env.bind(pname, ptype, "parameter", p.span)
+    f.result = infer(f.decl.body, env)
+    f.state = "done"
+    return f.result
+
+
+# ---------------------------------------------------------------- checks
+
+
+def check_duplicates(g: Globals) -> List[Diagnostic]:
+    diags: List[Diagnostic] = []
+    seen = {}
+    singles = {A.GameDecl: "game", A.PlayersDecl: "players", A.SetupDecl: "setup",
+               A.TurnDecl: "turn", A.ScoreDecl: "score", A.TiebreakDecl: "tiebreak"}
+    results, phases = {}, {}
+    for d in g.decls:
+        if type(d) in singles:
+            word = singles[type(d)]
+            if word in seen:
+                diags.append(Diagnostic("E301", f"a second '{word}' (the first is at line "
+                                        f"{seen[word].span.line})", head_span(d.span, len(word))))
+            seen.setdefault(word, d)
+            continue
+        if isinstance(d, (A.PhaseDecl, A.ResultDecl)):
+            table = phases if isinstance(d, A.PhaseDecl) else results
+            if d.name in table:
+                diags.append(Diagnostic("E301", f"two {_KEYWORD[type(d)]}s named '{d.name}' "
+                                        f"(the first is at line {table[d.name].span.line})",
+                                        name_span(g, d)))
+            table.setdefault(d.name, d)
+            continue
+        if not hasattr(d, "name") or isinstance(d, A.ExtendsDecl):
+            continue
+        sym = g.symbols.get(d.name)
+        if d.name in BUILTINS or d.name in BUILTIN_NAMES:
+            what = "a built-in function" if d.name in BUILTINS else "a built-in name"
+            diags.append(Diagnostic("E301", f"'{d.name}' is {what}", name_span(g, d),
+                                    "choose another name"))
+        elif sym is not None and sym.decl is not d:
+            diags.append(Diagnostic("E301", f"'{d.name}' is already declared as "
+                                    f"{WHAT[sym.what]} (line {sym.decl.span.line})",
+                                    name_span(g, d)))
+    first_enum = {}
+    for d in g.of(A.EnumDecl):
+        diags += _check_enum_values(g, d, first_enum)
+    return diags
+
+
+def _check_enum_values(g: Globals, d: A.EnumDecl, first_enum: dict) -> List[Diagnostic]:
+    diags, seen = [], set()
+    for v in d.values:
+        g.types[v] = T.Enum(d.name)
+        if v.name in seen:
+            diags.append(Diagnostic("E301", f"'{v.name}' is twice in enum {d.name}", v.span))
+            continue
+        seen.add(v.name)
+        sym = g.symbols.get(v.name)
+        if sym is not None or v.name in BUILTIN_NAMES or v.name in BUILTINS:
+            what = WHAT[sym.what] if sym else "a built-in name"
+            diags.append(Diagnostic("E301", f"'{v.name}' is already {what}", v.span))
+        elif v.name in first_enum:
+            diags.append(Diagnostic("E301", f"'{v.name}' is already a value of enum "
+                                    f"{first_enum[v.name]}", v.span))
+        first_enum.setdefault(v.name, d.name)
+    return diags
+
+
+def check_players(g: Globals) -> List[Diagnostic]:
+    decls = g.of(A.PlayersDecl)
+    if not decls:
+        return [Diagnostic("E302", "the game does not say how many players it takes",
+                           A.Span(g.file, 1, 1, 1, 2), "add a line such as 'players 2..4'")]
+    d = decls[0]
+    if d.low < 1 or d.low > d.high:
+        return [Diagnostic("E303", f"'players {d.low}..{d.high}' is not a range of player "
+                           "counts", d.span if d.span.line == d.span.end_line
+                           else head_span(d.span, 7), "write 'players LOW..HIGH' with "
+                           "1 <= LOW <= HIGH")]
+    return []
+
+
+def check_options(g: Globals) -> List[Diagnostic]:
+    diags = []
+    for d in g.of(A.OptionDecl):
+        words = []
+        for alt in d.alternatives:
+            if isinstance(alt, A.OptionRange):
+                if alt.low > alt.high:
+                    diags.append(Diagnostic("E305", f"the range {alt.low}..{alt.high} is empty",
+                                            alt.span, "write the smaller number first"))
+            elif alt.word in words:
+                diags.append(Diagnostic("E305", f"'{alt.word}' is twice among the "
+                                        f"alternatives of option {d.name}", alt.span))
+            else:
+                words.append(alt.word)
+        diags += _check_option_default(g, d, words)
+    return diags
+
+
+def _check_option_default(g: Globals, d: A.OptionDecl, words) -> List[Diagnostic]:
+    v = d.default
+    ranges = [a for a in d.alternatives if isinstance(a, A.OptionRange)]
+    choices = ", ".join(words + [f"{r.low}..{r.high}" for r in ranges])
+    if isinstance(v, A.Name) and v.name in words:
+        g.types[v] = T.Enum(d.name)
+        return []
+    if isinstance(v, A.Number) and any(r.low <= v.value <= r.high for r in ranges):
+        g.types[v] = T.NUMBER
+        return []
+    g.types[v] = T.ANY
+    shown = v.name if isinstance(v, A.Name) else getattr(v, "value", "?")
+    if isinstance(v, A.Text):
+        shown = f'"{shown}"'
+    elif isinstance(v, A.Bool):
+        shown = "true" if v.value else "false"
+    close = did_you_mean(str(shown), words) if isinstance(v, A.Name) else None
+    return [Diagnostic("E304", f"the default {shown} of option {d.name} is not one of its "
+                       f"alternatives: {choices}" + (f" ({close})" if close else ""), v.span)]
+
+
+def check_tables(g: Globals) -> List[Diagnostic]:
+    return [diag for info in g.tables.values() for diag in info.diags]
+
+
+def check_kinds(g: Globals) -> List[Diagnostic]:
+    diags: List[Diagnostic] = []
+    for info in g.kinds.values():
+        d = info.decl
+        for name, m in info.members.items():
+            if m.what == "attr":
+                member_type(g, info, name)
+        if d.copies is not None:
+            env = _kind_env(g, info, info.diags, "copies", "in 'copies'")
+            expect_type(d.copies, env, T.NUMBER, "the number of copies")
+        if d.show is not None:
+            infer(d.show, _kind_env(g, info, info.diags, "show", "in 'show'"))
+        for s in d.states:
+            stype, tdiags = T.parse_type(s.type, g.type_scope)
+            info.diags.extend(tdiags)
+            env = _kind_env(g, info, info.diags, "attr", "in a state's first value")
+            expect_type(s.init, env, stype, f"the first value of state '{s.name}'")
+        diags += info.diags
+    return diags
+
+
+def check_zones(g: Globals) -> List[Diagnostic]:
+    diags: List[Diagnostic] = []
+    for d in g.of(A.ZoneDecl):
+        for k in d.kinds:
+            g.types[k] = T.kind(k.name) if k.name in g.kinds else T.ANY
+            if k.name in g.kinds:
+                g.use(k.name)
+            else:
+                diags.append(unknown("E106", "kind", k.name, g.kinds, k.span))
+        diags += _check_zone_flags(g, d)
+    return diags
+
+
+def _check_zone_flags(g: Globals, d: A.ZoneDecl) -> List[Diagnostic]:
+    diags, seen = [], {}
+    zone = g.zone_type(d)
+    for f in d.flags:
+        if f.word not in ZONE_WORDS + ("sorted", "refill"):
+            diags.append(unknown("E310", "zone flag", f.word, ZONE_WORDS + ("sorted", "refill"),
+                                 f.span, "zone flags are public, hidden, owner, grid W by H, "
+                                 "sorted by ATTRIBUTE, refill from ZONE"))
+            continue
+        if f.word in seen or (f.word in VISIBILITY and any(v in seen for v in VISIBILITY)):
+            other = f.word if f.word in seen else next(v for v in VISIBILITY if v in seen)
+            diags.append(Diagnostic("E316", f"'{f.word}' conflicts with '{other}' on zone "
+                                    f"{d.name}", f.span))
+            continue
+        seen[f.word] = f
+        if f.word == "owner" and not d.per_player:
+            diags.append(Diagnostic("E316", f"'owner' is for player zones; zone {d.name} "
+                                    "belongs to nobody", f.span,
+                                    f"declare it 'player zone {d.name} ...'"))
+        elif f.word == "grid" and isinstance(f.arg, tuple) and min(f.arg) < 1:
+            diags.append(Diagnostic("E316", f"a grid of {f.arg[0]} by {f.arg[1]} has no cells",
+                                    f.span))
+        elif f.word == "sorted":
+            _check_sorted_by(g, d, zone, f, diags)
+        elif f.word == "refill":
+            _check_refill(g, d, zone, f, diags)
+    if "grid" in seen and ("sorted" in seen or "refill" in seen):
+        other = seen.get("sorted") or seen["refill"]
+        diags.append(Diagnostic("E316", f"a grid zone cannot be '{other.word}'", other.span))
+    return diags
+
+
+def _check_sorted_by(g: Globals, d, zone: T.Zone, f: A.ZoneFlag, diags) -> None:
+    span = A.Span(f.span.file, f.span.end_line, f.span.end_col - len(f.arg), f.span.end_line,
+                  f.span.end_col)
+    types = []
+    for k in sorted(zone.kinds):
+        info = g.kinds[k]
+        if f.arg not in info.members:
+            diags.append(unknown("E311", f"attribute of {k} to sort zone {d.name} by", f.arg,
+                                 info.members, span))
+            return
+        types.append(member_type(g, info, f.arg))
+    t = T.join_all(types)
+    if types and (t is None or not T.orderable(t) and T.unwrap(t) != T.ANY):
+        diags.append(Diagnostic("E311", f"zone {d.name} cannot be sorted by '{f.arg}': it is "
+                                f"{T.render(t) if t else 'of different types'}, not a number "
+                                "or a text", span))
+
+
+def _check_refill(g: Globals, d, zone: T.Zone, f: A.ZoneFlag, diags) -> None:
+    span = A.Span(f.span.file, f.span.end_line, f.span.end_col - len(f.arg), f.span.end_line,
+                  f.span.end_col)
+    other = g.zones.get(f.arg)
+    if other is None:
+        diags.append(unknown("E106", "zone", f.arg, g.zones, span))
+        return
+    if other is d:
+        diags.append(Diagnostic("E316", f"zone {d.name} cannot refill from itself", span))
+        return
+    if other.per_player and not d.per_player:
+        diags.append(Diagnostic("E316", f"shared zone {d.name} cannot refill from the player "
+                                f"zone {f.arg}: whose?", span))
+        return
+    extra = g.zone_type(other).kinds - zone.kinds
+    if extra:
+        diags.append(Diagnostic("E206", f"zone {d.name} cannot refill from {f.arg}: "
+                                f"{', '.join(sorted(extra))} do not belong in {d.name}", span))
+
+
+def check_vars(g: Globals) -> List[Diagnostic]:
+    diags: List[Diagnostic] = []
+    for d in g.of(A.VarDecl):
+        vtype, tdiags = T.parse_type(d.type, g.type_scope, g.use)
+        diags += tdiags
+        env = Env(g, diags, pure="in a variable's first value")
+        expect_type(d.init, env, vtype, f"the first value of '{d.name}'")
+        for flag in d.flags:
+            if flag.name not in VAR_FLAGS:
+                diags.append(unknown("E313", "variable flag", flag.name, VAR_FLAGS, flag.span,
+                                     "the only flag is 'secret' (on a player var)"))
+            elif not d.per_player:
+                diags.append(Diagnostic("E313", f"'secret' is for player variables: '{d.name}' "
+                                        "belongs to nobody", flag.span))
+    return diags
+
+
+def check_defs(g: Globals) -> List[Diagnostic]:
+    diags: List[Diagnostic] = []
+    for name, f in g.funcs.items():
+        if isinstance(f.decl, A.DefDecl):
+            for p in f.decl.params:
+                diags += T.parse_type(p.type, g.type_scope, g.use)[1]
+            def_result(g, name)
+            diags += f.diags
+    return diags
+

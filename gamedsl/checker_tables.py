@@ -1,0 +1,215 @@
+"""Tables: column types from the cells, row widths, keys, and tables read from CSV files.
+
+A column's type comes from its cells: numbers -> number, words and texts -> text (or the
+enum named in the header, `| suit: suit |`), `true`/`false` -> bool; a `-` cell makes
+it optional. Ranges (`3..5`) and `12+` are key cells only.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+import re
+from pathlib import Path, PurePosixPath
+from typing import Dict, List, Optional, Tuple
+
+from . import ast as A
+from . import types as T
+from .checker_scope import Globals, TableInfo, unknown
+from .diagnostics import Diagnostic
+
+MAX_TABLE_BYTES = 4 * 1024 * 1024
+_KIND_TYPE = {"number": T.NUMBER, "at_least": T.NUMBER, "range": T.NUMBER, "word": T.TEXT,
+              "text": T.TEXT, "bool": T.BOOL}
+
+
+def build_table(g: Globals, decl: A.TableDecl) -> TableInfo:
+    diags: List[Diagnostic] = []
+    columns, rows = decl.columns, decl.rows
+    if decl.source is not None:
+        loaded = _load_csv(g, decl, diags)
+        if loaded is None:
+            return TableInfo(decl, None, T.ANY, diags)
+        columns, rows = loaded
+    info = TableInfo(decl, {}, T.ANY, diags)
+    seen: Dict[str, A.Column] = {}
+    for col in columns:
+        if col.name in seen:
+            diags.append(Diagnostic("E301", f"table {decl.name} has two columns named "
+                                    f"'{col.name}'", col.span))
+        seen.setdefault(col.name, col)
+    for row in rows:
+        if len(row) != len(columns) and row:
+            diags.append(Diagnostic(
+                "E306", f"this row has {len(row)} cell{'s' if len(row) != 1 else ''}, but "
+                f"table {decl.name} has {len(columns)} column{'s' if len(columns) != 1 else ''}",
+                row[0].span, "write '-' for an empty cell"))
+    for i, col in enumerate(columns):
+        if col.name in info.columns:
+            continue
+        cells = [row[i] for row in rows if i < len(row)]
+        info.columns[col.name] = _column_type(g, decl, col, cells, col.name == decl.key, diags)
+    if decl.key is not None:
+        if decl.key not in info.columns:
+            span = g.locate(decl.span, r"\bby\s+(" + re.escape(decl.key) + r")\b")
+            diags.append(unknown("E307", f"key column of table {decl.name}", decl.key,
+                                 info.columns, span, "the key names a column of the header row"))
+        else:
+            info.key_type = T.unwrap(info.columns[decl.key])
+            key_index = [c.name for c in columns].index(decl.key)
+            _check_keys(decl, [row[key_index] for row in rows if key_index < len(row)], diags)
+    return info
+
+
+def _column_type(g: Globals, decl, col: A.Column, cells, is_key: bool, diags) -> object:
+    declared = None
+    if col.type is not None:
+        declared, tdiags = T.parse_type(col.type, g.type_scope, g.use)
+        diags.extend(tdiags)
+        if declared not in (T.NUMBER, T.TEXT, T.BOOL, T.ANY) and not isinstance(declared, T.Enum):
+            diags.append(Diagnostic("E309", f"a column's type must be number, text, bool or "
+                                    f"an enum, not {T.render(declared)}", col.type.span))
+            declared = T.ANY
+    found, optional = None, False
+    for cell in cells:
+        if cell.kind == "empty":
+            optional = True
+            if is_key:
+                diags.append(Diagnostic("E309", "a key cell cannot be empty", cell.span))
+            continue
+        if cell.kind in ("at_least", "range") and not is_key:
+            diags.append(Diagnostic("E309", "a range or 'N+' cell is only allowed in the key "
+                                    "column (after 'by')", cell.span))
+            continue
+        t = _KIND_TYPE[cell.kind]
+        if declared is not None and declared != T.ANY:
+            t = _typed_cell(g, cell, t, declared, col, diags)
+            continue
+        if found is None:
+            found = t
+        elif t != found:
+            diags.append(Diagnostic("E309", f"column '{col.name}' mixes {T.render(found)} and "
+                                    f"{T.render(t)} cells", cell.span,
+                                    "write texts between double quotes in every cell"))
+    base = declared if declared is not None else (found or T.ANY)
+    return T.Optional(base) if optional and base != T.ANY else base
+
+
+def _typed_cell(g: Globals, cell, t, declared, col, diags):
+    if isinstance(declared, T.Enum):
+        if cell.kind != "word" and cell.kind != "text" or \
+                str(cell.value) not in g.enum_values.get(declared.name, ()):
+            diags.append(unknown("E309", f"value of {declared.name}", str(cell.value),
+                                 g.enum_values.get(declared.name, ()), cell.span,
+                                 f"column '{col.name}' holds {declared.name} values"))
+        return declared
+    ok = t == declared or (declared == T.TEXT and cell.kind == "word")
+    if not ok:
+        diags.append(Diagnostic("E309", f"column '{col.name}' is {T.render(declared)}, but this "
+                                f"cell is {T.render(t)}", cell.span))
+    return declared
+
+
+def _check_keys(decl: A.TableDecl, cells, diags) -> None:
+    seen: List[Tuple[object, object, A.Cell]] = []
+    for cell in cells:
+        if cell.kind == "number":
+            lo = hi = cell.value
+        elif cell.kind == "at_least":
+            lo, hi = cell.value, float("inf")
+        elif cell.kind == "range":
+            lo, hi = cell.value
+        elif cell.kind in ("word", "text", "bool"):
+            lo = hi = ("t", str(cell.value))
+        else:
+            continue
+        for olo, ohi, other in seen:
+            if type(lo) is type(olo) and (lo == olo if isinstance(lo, tuple)
+                                          else lo <= ohi and olo <= hi):
+                what = "is already" if lo == hi == olo == ohi else "overlaps the key"
+                diags.append(Diagnostic(
+                    "E308", f"key {_cell_text(cell)} {what} in table {decl.name} "
+                    f"(line {other.span.line})", cell.span, "each key may appear in one row"))
+                break
+        seen.append((lo, hi, cell))
+
+
+def _cell_text(cell: A.Cell) -> str:
+    if cell.kind == "at_least":
+        return f"{cell.value}+"
+    if cell.kind == "range":
+        return f"{cell.value[0]}..{cell.value[1]}"
+    return str(cell.value)
+
+
+# ---------------------------------------------------------------- CSV tables
+
+
+def table_file_path(game_file: str, source: str) -> Optional[str]:
+    """The path of a CSV table beside the game, or None if it leaves the game's folder."""
+    p = PurePosixPath(source.replace("\\", "/"))
+    if p.is_absolute() or ".." in p.parts or re.match(r"^[A-Za-z]:", source):
+        return None
+    return os.path.join(os.path.dirname(game_file), *p.parts)
+
+
+def _load_csv(g: Globals, decl: A.TableDecl, diags) -> Optional[tuple]:
+    span = g.locate(decl.span, r'from\s+("[^"]*")')
+    path = table_file_path(g.file, decl.source)
+    if path is None:
+        diags.append(Diagnostic("E315", f"table file \"{decl.source}\" must be beside the game "
+                                "file (no absolute paths, no '..')", span))
+        return None
+    text = g.sources.get(path, g.sources.get(decl.source))
+    if text is None:
+        disk = Path(path)
+        if disk.is_file():
+            if disk.stat().st_size > MAX_TABLE_BYTES:
+                diags.append(Diagnostic("E315", f"table file \"{decl.source}\" is too large",
+                                        span))
+                return None
+            text = disk.read_text("utf-8", errors="replace")
+        elif Path(g.file).is_file():
+            diags.append(Diagnostic("E315", f"table file \"{decl.source}\" not found", span,
+                                    f"looked for {path}"))
+            return None
+        else:
+            return None  # checking text that is not on disk: columns unknown
+    return parse_csv(text, path)
+
+
+def parse_csv(text: str, path: str) -> tuple:
+    """CSV text -> (columns, rows) as the table nodes a literal table would have."""
+    records = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
+    if not records:
+        return (), ()
+    columns = []
+    for i, head in enumerate(records[0]):
+        name, _, type_name = head.partition(":")
+        span = A.Span(path, 1, i + 1, 1, i + 2)
+        type_ref = A.TypeName(span, type_name.strip()) if type_name.strip() else None
+        columns.append(A.Column(span, name.strip(), type_ref))
+    rows = []
+    for n, record in enumerate(records[1:], 2):
+        rows.append(tuple(csv_cell(value.strip(), A.Span(path, n, i + 1, n, i + 2))
+                          for i, value in enumerate(record)))
+    return tuple(columns), tuple(rows)
+
+
+def csv_cell(value: str, span: A.Span) -> A.Cell:
+    if value in ("", "-"):
+        return A.Cell(span, "empty", None)
+    if value in ("true", "false"):
+        return A.Cell(span, "bool", value == "true")
+    if re.fullmatch(r"-?\d+", value):
+        return A.Cell(span, "number", int(value))
+    if re.fullmatch(r"-?\d+\.\d+", value):
+        return A.Cell(span, "number", float(value))
+    m = re.fullmatch(r"(\d+)\+", value)
+    if m:
+        return A.Cell(span, "at_least", int(m.group(1)))
+    m = re.fullmatch(r"(\d+)\.\.(\d+)", value)
+    if m:
+        return A.Cell(span, "range", (int(m.group(1)), int(m.group(2))))
+    return A.Cell(span, "word" if re.fullmatch(r"[^\W\d]\w*", value) else "text", value)
