@@ -1,0 +1,222 @@
+"""Game logs: one JSON object per line — a header, one line per move, the result.
+
+    {"gamedsl": 1, "game": "examples/tictactoe.game", "sha256": "...", "players": 2,
+     "seed": 1, "options": {...}, "max_turns": 5000}
+    {"move": {"seat": 0, "alt": "place", "args": [[1, 1]]}, "text": "place 1,1"}
+    ...
+    {"result": {"finished": true, "ranks": [1, 2], ...}}
+
+The game is deterministic (the seed + options + moves give the same final state, byte
+for byte), so a log is enough to replay a game exactly. A log without a result line is
+a game that was abandoned (or is still being played).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import IO, Callable, List, Optional, Tuple
+
+import attrs
+
+from .errors import MoveError
+
+LOG_VERSION = 1
+
+
+class CliError(Exception):
+    """A problem reported as one line, `gamedsl: error: ...`; exit_code 2 for bad input, 1 otherwise."""
+
+    def __init__(self, message: str, exit_code: int = 2):
+        super().__init__(message)
+        self.message, self.exit_code = message, exit_code
+
+
+def source_hash(game) -> str:
+    """The sha256 of the game's source text(s): the file itself, then each file it extends."""
+    h = hashlib.sha256()
+    for text in game.sources.values():
+        h.update(text.encode("utf-8"))
+    return h.hexdigest()
+
+
+def _plain(data):
+    """Plain JSON data (tuples become lists, keys texts), as the log stores it."""
+    return json.loads(json.dumps(data))
+
+
+def _line(obj) -> str:
+    return json.dumps(obj, ensure_ascii=False) + "\n"
+
+
+def header(game, players: int, seed: int, options: dict, max_turns: int, game_path: Optional[str] = None) -> dict:
+    return {"gamedsl": LOG_VERSION, "game": str(game_path if game_path is not None else game.path),
+            "sha256": source_hash(game), "players": players, "seed": seed,
+            "options": _plain(options), "max_turns": max_turns}
+
+
+class LogWriter:
+    """Writes a log as the game goes (flushed after every line, so an interrupted game keeps its log)."""
+
+    def __init__(self, path, game, players: int, seed: int, options: dict, max_turns: int):
+        try:
+            self.file: Optional[IO[str]] = open(path, "w", encoding="utf-8")
+        except OSError as err:
+            raise CliError(f"cannot write the log '{path}': {err.strerror or err}") from None
+        self._write(header(game, players, seed, options, max_turns))
+
+    def _write(self, obj) -> None:
+        if self.file is not None:
+            self.file.write(_line(obj))
+            self.file.flush()
+
+    def move(self, move: dict, text: str) -> None:
+        self._write({"move": move, "text": text})
+
+    def finish(self, result: dict) -> None:
+        self._write({"result": _plain(result)})
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
+            self.file = None
+
+
+def write_log(path, game, players: int, seed: int, options: dict, max_turns: int,
+              moves: List[Tuple[dict, str]], result: Optional[dict] = None) -> None:
+    """A whole log at once: `moves` are (move, text) pairs in the order they were applied."""
+    w = LogWriter(path, game, players, seed, options, max_turns)
+    try:
+        for move, text in moves:
+            w.move(move, text)
+        if result is not None:
+            w.finish(result)
+    finally:
+        w.close()
+
+
+# ---------------------------------------------------------------- reading
+
+
+@attrs.define
+class Log:
+    path: str
+    header: dict
+    moves: List[Tuple[int, dict, str]]       # (line number, move, text)
+    result: Optional[dict]
+    result_line: int = 0
+
+
+def _is_int(v) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def read_log(path) -> Log:
+    """Read and validate a log's structure; anything malformed is a CliError (exit 2)."""
+    name = str(path)
+    try:
+        text = Path(path).read_text("utf-8")
+    except UnicodeDecodeError:
+        raise CliError(f"{name}: not a gamedsl log (not UTF-8 text)") from None
+    except OSError as err:
+        raise CliError(f"cannot read the log '{name}': {err.strerror or err}") from None
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    elif lines:
+        # the last line has no newline: a log cut short while it was written
+        pass
+    if not lines:
+        raise CliError(f"{name}: the log is empty")
+    entries = []
+    for i, raw in enumerate(lines, 1):
+        if not raw.strip():
+            raise CliError(f"{name}:{i}: an empty line in the log")
+        try:
+            obj = json.loads(raw)
+        except json.JSONDecodeError as err:
+            cut = " (the log looks truncated)" if i == len(lines) else ""
+            raise CliError(f"{name}:{i}: not a JSON line: {err.msg}{cut}") from None
+        if not isinstance(obj, dict):
+            raise CliError(f"{name}:{i}: each line of a log is a JSON object")
+        entries.append((i, obj))
+    hdr = entries[0][1]
+    if hdr.get("gamedsl") != LOG_VERSION:
+        raise CliError(f"{name}:1: not a gamedsl log (the first line must be a header with \"gamedsl\": {LOG_VERSION})")
+    for key, ok in (("game", lambda v: isinstance(v, str) and v), ("players", _is_int), ("seed", _is_int),
+                    ("options", lambda v: isinstance(v, dict)), ("max_turns", lambda v: _is_int(v) and v > 0),
+                    ("sha256", lambda v: isinstance(v, str))):
+        if key not in hdr or not ok(hdr[key]):
+            raise CliError(f"{name}:1: the header's \"{key}\" is missing or malformed")
+    moves: List[Tuple[int, dict, str]] = []
+    result, result_line = None, 0
+    for i, obj in entries[1:]:
+        if result is not None:
+            raise CliError(f"{name}:{i}: a line after the result line")
+        if "result" in obj:
+            if not isinstance(obj["result"], dict):
+                raise CliError(f"{name}:{i}: the result line is malformed")
+            result, result_line = obj["result"], i
+            continue
+        move = obj.get("move")
+        if not (isinstance(move, dict) and _is_int(move.get("seat")) and isinstance(move.get("alt"), str)
+                and isinstance(move.get("args", []), list) and set(move) <= {"seat", "alt", "args"}):
+            raise CliError(f"{name}:{i}: not a move line (expected {{\"move\": {{\"seat\": n, \"alt\": name, "
+                           f"\"args\": [...]}}, \"text\": ...}})")
+        moves.append((i, move, str(obj.get("text", ""))))
+    return Log(name, hdr, moves, result, result_line)
+
+
+def find_game(game_path: str, log_path) -> Path:
+    """The game a log names: as given, else relative to the log's directory, else beside the log."""
+    given = Path(game_path)
+    base = Path(log_path).parent
+    for candidate in (given, base / given, base / given.name):
+        if candidate.is_file():
+            return candidate
+    raise CliError(f"{log_path}: cannot find the game '{game_path}' (looked as given and beside the log)")
+
+
+@attrs.define
+class Replayed:
+    game: object
+    state: dict
+    log: Log
+    changed: bool          # the game's source differs from the one the log was written with
+
+
+def replay(log_path, load: Optional[Callable] = None,
+           on_move: Optional[Callable[[int, dict, str, dict], None]] = None) -> Replayed:
+    """Re-apply every move of a log; a refused move is a CliError naming the log's line (exit 1).
+
+    `on_move(line, move, text, state_after)` is called after each move (for `replay --show`).
+    Raises GameError (the game has errors) and RuleError (a rule failed) unchanged.
+    """
+    if load is None:
+        from .loader import load
+    log = read_log(log_path)
+    hdr = log.header
+    path = find_game(hdr["game"], log_path)
+    game = load(str(path))
+    changed = source_hash(game) != hdr["sha256"]
+    from .engine import OptionError
+    try:
+        state = game.new_game(hdr["players"], hdr["seed"], hdr["options"], hdr["max_turns"])
+    except OptionError as err:
+        raise CliError(f"{log.path}:1: {err}") from None
+    for line, move, text in log.moves:
+        try:
+            state = game.apply(state, move)
+        except MoveError as err:
+            shown = f" ('{text}')" if text else ""
+            raise CliError(f"{log.path}:{line}: the move{shown} is refused: {err.message}", 1) from None
+        if on_move is not None:
+            on_move(line, move, text, state)
+    if log.result is not None:
+        if not game.is_over(state):
+            raise CliError(f"{log.path}:{log.result_line}: the log has a result but the replayed game "
+                           "is not over", 1)
+        if _plain(game.results(state)) != log.result:
+            raise CliError(f"{log.path}:{log.result_line}: the replayed result differs from the logged one", 1)
+    return Replayed(game, state, log, changed)

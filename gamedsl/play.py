@@ -1,0 +1,321 @@
+"""The terminal client: seats played by humans (at this terminal) or bots, through the engine API only.
+
+A human seat sees only `game.view(state, seat)`: its own hidden cards, counts of the
+others'. It picks a numbered legal move or types one; bad input is refused with the
+engine's message and asked again. Bots: `random` (seeded per seat), `first` (always the
+first legal move). A module `gamedsl.bots` may add more kinds through a `BOTS` dict of
+`name -> factory(game, seat, seed)` returning an object with `choose(state) -> move`.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import IO, Callable, Dict, List, Optional
+
+import attrs
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from .builtins import plain
+from .errors import MoveError
+from .logs import CliError, LogWriter
+
+MAX_LISTED_MOVES = 40
+QUIT_WORDS = {"quit", "exit", "q"}
+HELP_WORDS = {"help", "?", "moves"}
+VIEW_WORDS = {"view", "board", "look"}
+
+
+# ---------------------------------------------------------------- bots
+
+
+class RandomBot:
+    """A uniformly random legal move, from its own generator seeded by the game's seed and its seat."""
+
+    def __init__(self, game, seat: int, seed: int):
+        self.game, self.seat = game, seat
+        self.rng = random.Random(seed * 1000 + seat)
+
+    def choose(self, state: dict) -> dict:
+        return self.rng.choice(self.game.legal_moves(state, self.seat))
+
+
+class FirstBot:
+    """Always the first legal move (predictable; handy for tests)."""
+
+    def __init__(self, game, seat: int, seed: int):
+        self.game, self.seat = game, seat
+
+    def choose(self, state: dict) -> dict:
+        return self.game.legal_moves(state, self.seat)[0]
+
+
+BOTS: Dict[str, Callable] = {"random": RandomBot, "first": FirstBot}
+
+
+def seat_kinds() -> Dict[str, Optional[Callable]]:
+    """Every kind of seat: `human` (None) and the bots."""
+    kinds: Dict[str, Optional[Callable]] = {"human": None}
+    kinds.update(BOTS)
+    try:
+        from . import bots  # type: ignore[attr-defined]
+        kinds.update(getattr(bots, "BOTS", {}))
+    except ImportError:
+        pass
+    return kinds
+
+
+def parse_seats(text: str) -> List[str]:
+    kinds = seat_kinds()
+    seats = [s.strip().lower() for s in text.split(",")]
+    if not text.strip() or any(not s for s in seats):
+        raise CliError(f"--seats wants a comma-separated list of seat kinds, e.g. human,random "
+                       f"(kinds: {', '.join(kinds)})")
+    for s in seats:
+        if s not in kinds:
+            raise CliError(f"unknown seat kind '{s}' (kinds: {', '.join(kinds)})")
+    return seats
+
+
+# ---------------------------------------------------------------- showing a view
+
+
+def _fmt(v) -> str:
+    if isinstance(v, float) and not v.is_integer():
+        return f"{v:g}"
+    return plain(v)
+
+
+def _cells(value: dict, size) -> Table:
+    """A grid zone as a table of cells (x across, y down)."""
+    coords = []
+    for key in value:
+        try:
+            x, y = (int(k) for k in str(key).split(","))
+            coords.append((x, y))
+        except ValueError:
+            continue
+    if size:
+        xs, ys = range(size[0]), range(size[1])
+    elif coords:
+        xs = range(min(c[0] for c in coords), max(c[0] for c in coords) + 1)
+        ys = range(min(c[1] for c in coords), max(c[1] for c in coords) + 1)
+    else:
+        xs, ys = range(0), range(0)
+    table = Table(box=box.SQUARE, show_header=True, show_lines=True, pad_edge=True)
+    table.add_column("", style="dim", justify="right")
+    for x in xs:
+        table.add_column(str(x), justify="center")
+    return table, xs, ys
+
+
+def _render_zone(value, shows: dict, size=None):
+    """A renderable for one zone's view value: a list of components, a hidden count or a grid."""
+    if isinstance(value, dict) and set(value) == {"count"}:
+        n = value["count"]
+        return Text(f"({n} hidden)" if n else "(empty)", style="dim")
+    if isinstance(value, dict):
+        table, xs, ys = _cells(value, size)
+        if not xs:
+            return Text("(empty grid)", style="dim")
+        for y in ys:
+            row = [str(y)]
+            for x in xs:
+                cid = value.get(f"{x},{y}")
+                row.append(shows.get(str(cid), str(cid)) if cid is not None else "·")
+            table.add_row(*row)
+        return table
+    if isinstance(value, list):
+        if not value:
+            return Text("(empty)", style="dim")
+        return Text("  ".join(shows.get(str(c), str(c)) for c in value))
+    return Text(_fmt(value))
+
+
+def render_view(console: Console, game, view: dict) -> None:
+    """What one seat may see: the round and phase, variables, and every zone."""
+    head = f"{game.title} — round {view['round']}"
+    if view.get("phase"):
+        head += f", phase {view['phase']}"
+    head += f" — you are P{view['seat'] + 1}"
+    console.print(Text(head, style="bold"))
+    shows = view.get("shows", {})
+    if view.get("vars"):
+        console.print(Text("  ".join(f"{k} = {_fmt(v)}" for k, v in view["vars"].items())))
+    if view.get("pvars"):
+        table = Table(box=box.SIMPLE, show_header=True, pad_edge=False)
+        table.add_column("player")
+        for name in view["pvars"]:
+            table.add_column(name, justify="right")
+        for seat in range(view["players"]):
+            mark = " (you)" if seat == view["seat"] else ""
+            table.add_row(f"P{seat + 1}{mark}", *(_fmt(vals[seat]) for vals in view["pvars"].values()))
+        console.print(table)
+    zones = game.program.zones
+    for name, value in view["zones"].items():
+        info = zones.get(name)
+        size = info.size if info is not None and info.grid else None
+        if info is not None and info.per_player:
+            for seat, v in enumerate(value):
+                mark = " (you)" if seat == view["seat"] else ""
+                console.print(Text(f"{name} of P{seat + 1}{mark}: ", style="cyan"), end="")
+                _print_zone(console, v, shows, size)
+        else:
+            console.print(Text(f"{name}: ", style="cyan"), end="")
+            _print_zone(console, value, shows, size)
+
+
+def _print_zone(console: Console, value, shows, size) -> None:
+    r = _render_zone(value, shows, size)
+    if isinstance(r, Table):
+        console.print()
+    console.print(r)
+
+
+def render_result(game, result: dict, seed: Optional[int] = None) -> str:
+    """The end of a game as plain text: ranks, scores, winners, turns, result fields."""
+    n = len(result["ranks"])
+    if result["finished"]:
+        status = f"finished after {result['turns']} turns"
+    elif result["unfinished"]:
+        status = f"stopped unfinished after {result['turns']} turns (the turn bound)"
+    else:
+        status = f"not over after {result['turns']} turns"
+    seeded = f" (seed {seed})" if seed is not None else ""
+    lines = [f"{game.title}: {status}{seeded}"]
+    scored = getattr(getattr(game, "program", None), "score", True) is not None
+    for seat in sorted(range(n), key=lambda s: (result["ranks"][s], s)):
+        extra = "".join(f"  {name} {_fmt(vals[seat])}" for name, vals in result.get("fields", {}).items())
+        win = "  winner" if seat in result["winners"] else ""
+        score = f"  score {_fmt(result['scores'][seat])}" if scored else ""
+        lines.append(f"  {result['ranks'][seat]}. P{seat + 1}{score}{extra}{win}")
+    if result["finished"]:
+        lines.append("winners: " + (", ".join(f"P{s + 1}" for s in result["winners"]) or "none"))
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- playing
+
+
+@attrs.define
+class Outcome:
+    state: dict
+    abandoned: bool = False
+    moves: int = 0
+
+
+class _Quit(Exception):
+    def __init__(self, why: str):
+        self.why = why
+
+
+def _ask_human(console: Console, inp: IO[str], game, state: dict, seat: int, banner: bool) -> dict:
+    moves = game.legal_moves(state, seat)
+    texts = [game.move_text(state, m) for m in moves]
+    if banner:
+        console.rule(Text(f"P{seat + 1}'s turn", style="bold"))
+    else:
+        console.rule()
+    render_view(console, game, game.view(state, seat))
+
+    def list_moves():
+        console.print(Text(f"Your moves, P{seat + 1}:", style="bold"))
+        for i, t in enumerate(texts[:MAX_LISTED_MOVES], 1):
+            console.print(Text(f"  {i:>3}. {t}"))
+        if len(texts) > MAX_LISTED_MOVES:
+            console.print(Text(f"  ... and {len(texts) - MAX_LISTED_MOVES} more: type a move", style="dim"))
+        console.print(Text("Type a number or a move ('view' to look again, 'quit' to stop).", style="dim"))
+
+    list_moves()
+    while True:
+        console.print(Text(f"P{seat + 1}> "), end="")
+        console.file.flush()
+        line = inp.readline()
+        if line == "":
+            console.print()
+            raise _Quit("the input ended")
+        said = line.strip()
+        if not said:
+            continue
+        word = said.lower()
+        if word in QUIT_WORDS:
+            raise _Quit(f"P{seat + 1} quit")
+        if word in HELP_WORDS:
+            list_moves()
+            continue
+        if word in VIEW_WORDS:
+            render_view(console, game, game.view(state, seat))
+            continue
+        if said.isdigit():
+            k = int(said)
+            if 1 <= k <= len(moves):
+                return moves[k - 1]
+            console.print(Text(f"  there is no move {k}: choose 1 to {len(moves)}, or type a move", style="red"))
+            continue
+        try:
+            return game.parse_move(state, said, seat)
+        except MoveError as err:
+            console.print(Text(f"  {err.message}", style="red"))
+
+
+def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None, max_turns: int = 5000,
+              out: Optional[IO[str]] = None, inp: Optional[IO[str]] = None, log_path=None,
+              verbose: bool = False) -> Outcome:
+    """Play a game to its end (or until a human quits) with the given seat kinds.
+
+    Raises OptionError (bad player count or options), RuleError (a rule failed) and
+    CliError (a bot or the rules got stuck). With only bots, nothing is printed but
+    the moves when `verbose`.
+    """
+    import sys
+
+    out = out if out is not None else sys.stdout
+    inp = inp if inp is not None else sys.stdin
+    console = Console(file=out, highlight=False, markup=False, emoji=False, soft_wrap=False)
+    state = game.new_game(len(seats), seed, options, max_turns)
+    kinds = seat_kinds()
+    players = [None if k == "human" else kinds[k](game, i, seed) for i, k in enumerate(seats)]
+    humans = [i for i, k in enumerate(seats) if k == "human"]
+    log = LogWriter(log_path, game, len(seats), seed, state["options"], max_turns) if log_path else None
+    count = 0
+    try:
+        while not game.is_over(state):
+            waiting = game.waiting_for(state)
+            if not waiting:
+                raise CliError("the rules wait for no player but the game is not over", 1)
+            seat = waiting[0]
+            if not game.legal_moves(state, seat):
+                raise CliError(f"P{seat + 1} must move but has no legal move", 1)
+            secret = bool(state.get("pending")) and "got" in state["pending"]
+            bot = players[seat]
+            if bot is None:
+                try:
+                    move = _ask_human(console, inp, game, state, seat, banner=len(humans) > 1)
+                except _Quit as q:
+                    console.print(Text(f"{q.why}; the game was abandoned after {count} moves."))
+                    return Outcome(state, abandoned=True, moves=count)
+            else:
+                move = bot.choose(state)
+            text = game.move_text(state, move)
+            state = game.apply(state, move)
+            count += 1
+            if log is not None:
+                log.move(move, text)
+            if humans or verbose:
+                who = f"P{seat + 1}" + (f" ({seats[seat]})" if seats[seat] != "human" else "")
+                if secret and humans:
+                    console.print(Text(f"{who} has chosen.", style="dim"))
+                else:
+                    console.print(Text(f"{who}: {text}"))
+                for message in state.get("said", []):
+                    console.print(Text(f"  » {message}", style="yellow"))
+        if log is not None:
+            log.finish(game.results(state))
+        if humans:
+            console.rule(Text("game over", style="bold"))
+        return Outcome(state, moves=count)
+    finally:
+        if log is not None:
+            log.close()
