@@ -164,9 +164,33 @@ def cmd_test(args) -> int:
         from .scenario import run_paths
     except ImportError as err:
         raise CliError(f"scenario tests are not available: {err}", 1) from None
-    passed, failed = run_paths(args.paths, sys.stdout)
-    print(f"{passed} passed, {failed} failed")
+    out = _Tail(sys.stdout)
+    passed, failed = run_paths(args.paths, out)
+    summary = f"{passed} passed, {failed} failed"
+    if out.last_line().strip() != summary:  # the runner may already have said it
+        print(summary)
     return 1 if failed else 0
+
+
+class _Tail:
+    """A text stream that passes everything on and remembers the last line written."""
+
+    def __init__(self, stream):
+        self.stream, self.tail = stream, ""
+
+    def write(self, text: str) -> int:
+        self.tail = (self.tail + text)[-500:]
+        return self.stream.write(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def last_line(self) -> str:
+        lines = self.tail.rstrip("\n").split("\n")
+        return lines[-1] if lines else ""
+
+    def __getattr__(self, name):
+        return getattr(self.stream, name)
 
 
 # ---------------------------------------------------------------- the parser
