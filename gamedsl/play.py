@@ -180,7 +180,7 @@ def render_result(game, result: dict, seed: Optional[int] = None) -> str:
     if result["finished"]:
         status = f"finished after {result['turns']} turns"
     elif result["unfinished"]:
-        status = f"stopped unfinished after {result['turns']} turns (the turn bound)"
+        status = f"stopped unfinished at the turn bound, after {result['turns']} turns"
     else:
         status = f"not over after {result['turns']} turns"
     seeded = f" (seed {seed})" if seed is not None else ""
@@ -315,6 +315,7 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
             log.finish(game.results(state))
         if humans:
             console.rule(Text("game over", style="bold"))
+            render_view(console, game, game.view(state, humans[0]))
         return Outcome(state, moves=count)
     finally:
         if log is not None:
