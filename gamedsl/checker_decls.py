@@ -102,22 +102,18 @@ def _build_kind(g: Globals, d: A.KindDecl) -> KindInfo:
             if table.columns is not None and not table.decl.columns:  # from a CSV file
                 for name, t in table.columns.items():
                     info.members.setdefault(name, Member(name, "column", None, t))
+    if d.per_player:
+        info.members["owner"] = Member("owner", "owner", None, T.PLAYER)
     items = [(a.name, "attr", a, None) for a in d.attrs] + \
             [(s.name, "state", s, T.parse_type(s.type, g.type_scope, g.use)[0]) for s in d.states]
-    if d.per_player:
-        items.append(("owner", "owner", None, T.PLAYER))
     for name, what, node, t in items:
         old = info.members.get(name)
         if old is not None:
-            span = node.span if node is not None else g.locate(d.span, r"(per\s+player)")
-            where = f"a column of table {d.source_table}" if old.what == "column" else \
-                f"already an attribute of {d.name}"
-            if what == "owner":
-                msg = (f"'owner' is the player of each component of {d.name} "
-                       "('copies N per player'): it cannot also be declared")
-            else:
-                msg = f"'{name}' is {where}"
-            info.diags.append(Diagnostic("E301", msg, span))
+            where = {"column": f"a column of table {d.source_table}",
+                     "owner": f"the player of each component of {d.name} ('copies N per "
+                              "player')"}.get(old.what, f"already an attribute of {d.name}")
+            info.diags.append(Diagnostic("E301", f"'{name}' is {where}", node.span,
+                                         "choose another name"))
             continue
         info.members[name] = Member(name, what, node, t)
     return info
@@ -243,7 +239,7 @@ def check_players(g: Globals) -> List[Diagnostic]:
 def check_options(g: Globals) -> List[Diagnostic]:
     diags = []
     for d in g.of(A.OptionDecl):
-        words = []
+        words, before = [], len(diags)
         for alt in d.alternatives:
             if isinstance(alt, A.OptionRange):
                 if alt.low > alt.high:
@@ -254,7 +250,10 @@ def check_options(g: Globals) -> List[Diagnostic]:
                                         f"alternatives of option {d.name}", alt.span))
             else:
                 words.append(alt.word)
-        diags += _check_option_default(g, d, words)
+        if len(diags) == before:  # a default among broken alternatives says nothing more
+            diags += _check_option_default(g, d, words)
+        else:
+            g.types[d.default] = T.ANY
     return diags
 
 
@@ -356,8 +355,9 @@ def _check_sorted_by(g: Globals, d, zone: T.Zone, f: A.ZoneFlag, diags) -> None:
     for k in sorted(zone.kinds):
         info = g.kinds[k]
         if f.arg not in info.members:
-            diags.append(unknown("E311", f"attribute of {k} to sort zone {d.name} by", f.arg,
-                                 info.members, span))
+            diags.append(unknown("E311", "attribute", f.arg, info.members, span,
+                                 hint=f"zone {d.name} is sorted by an attribute of its kinds",
+                                 of=f" of {k}"))
             return
         types.append(member_type(g, info, f.arg))
     t = T.join_all(types)

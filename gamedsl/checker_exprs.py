@@ -153,7 +153,8 @@ def _attribute(e: A.Attribute, env: Env, expect, role):
         if info is None or info.columns is None:
             return T.ANY
         if name not in info.columns:
-            env.report(unknown("E102", f"column of table {obj.table}", name, info.columns, span))
+            env.report(unknown("E102", "column", name, info.columns, span,
+                               of=f" in table {obj.table}"))
             return T.ANY
         return info.columns[name]
     env.report(Diagnostic("E214", f"{T.render(obj)} has no attributes (no '.{name}')", span))
@@ -175,7 +176,7 @@ def component_attribute(env: Env, kinds, name: str, span):
     if missing:
         if len(kinds) == 1:
             cands = list(g.kinds[missing[0]].members) if missing[0] in g.kinds else []
-            env.report(unknown("E102", f"attribute of {missing[0]}", name, cands, span))
+            env.report(unknown("E102", "attribute", name, cands, span, of=f" of {missing[0]}"))
         else:
             env.report(Diagnostic("E102", f"'{name}' is not an attribute of every kind here: "
                                   f"{', '.join(missing)} has none", span))
@@ -283,17 +284,17 @@ def infer_args(e: A.Call, env: Env, params) -> None:
 def _binop(e: A.BinOp, env: Env, expect, role):
     lt, rt = infer(e.left, env), infer(e.right, env)
     l0, r0 = T.unwrap(lt), T.unwrap(rt)
+    if T.ANY in (l0, r0):
+        return T.ANY  # an error was reported: say nothing more
     if e.op == "+":
         if T.is_number(l0) and T.is_number(r0):
-            return T.NUMBER if T.ANY not in (l0, r0) else (r0 if l0 == T.ANY else l0)
-        if {l0, r0} <= {T.TEXT, T.ANY}:
+            return T.NUMBER
+        if l0 == r0 == T.TEXT:
             return T.TEXT
         if isinstance(l0, (T.List, T.Zone)) and isinstance(r0, (T.List, T.Zone)):
             item = T.join(T.item_type(l0), T.item_type(r0))
             if item is not None:
                 return T.List(item)
-        if T.ANY in (l0, r0) and (isinstance(l0, T.List) or isinstance(r0, T.List)):
-            return l0 if l0 != T.ANY else r0
         hint = "to join a number to a text write text(n)" if T.TEXT in (l0, r0) else None
         env.report(Diagnostic("E202", f"cannot add {T.render(rt)} to {T.render(lt)}",
                               e.span, hint))
@@ -321,8 +322,8 @@ def _compare(e: A.Compare, env: Env, expect, role):
             return T.BOOL
         lt = infer(e.left, env, expect=item)
         if not T.comparable(lt, item):
-            env.report(Diagnostic("E205", f"{T.render(lt)} is never in a {T.render(rt)}",
-                                  e.span))
+            env.report(Diagnostic("E205", f"cannot look for {T.render(lt)} in "
+                                  f"{T.render(rt)}", e.span))
         return T.BOOL
     if _is_word(e.left, env) and not _is_word(e.right, env):
         rt = infer(e.right, env)
@@ -355,6 +356,8 @@ def _not(e: A.Not, env: Env, expect, role):
 
 def _negate(e: A.Negate, env: Env, expect, role):
     t = infer(e.operand, env)
+    if T.unwrap(t) == T.ANY:
+        return T.ANY
     if not T.is_number(t):
         env.report(Diagnostic("E202", f"'-' needs a number, not {T.render(t)}", e.span))
         return T.ANY

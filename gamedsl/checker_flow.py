@@ -13,6 +13,7 @@ from .checker_exprs import check_sort_key, expect_bool, expect_type, infer
 from .checker_scope import Env, Globals, head_span, unknown
 from .checker_stmts import check_block
 from .diagnostics import Diagnostic
+from .signatures import BUILTIN_NAMES, BUILTINS
 
 UNUSED_WHAT = {"def": "def", "procedure": "procedure", "table": "table", "enum": "enum",
                "var": "variable", "player var": "player variable"}
@@ -102,7 +103,7 @@ def check_unused(g: Globals) -> List[Diagnostic]:
     diags: List[Diagnostic] = []
     for name, sym in g.symbols.items():
         what = UNUSED_WHAT.get(sym.what)
-        if what and not sym.used:
+        if what and not sym.used and name not in BUILTINS and name not in BUILTIN_NAMES:
             diags.append(Diagnostic("W101", f"{what} '{name}' is never used",
                                     name_span(g, sym.decl), "use it or remove it"))
     return diags

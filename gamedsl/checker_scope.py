@@ -175,9 +175,11 @@ def tail_span(span: A.Span, word: str) -> A.Span:
     return span
 
 
-def unknown(code: str, what: str, name: str, candidates, span, hint: Optional[str] = None):
+def unknown(code: str, what: str, name: str, candidates, span, hint: Optional[str] = None,
+            of: str = ""):
+    """`unknown zone 'hnad' (did you mean 'hand'?)`; `of` follows the name (" of card")."""
     close = did_you_mean(name, [c for c in candidates if c != name])
-    msg = f"unknown {what} '{name}'" + (f" ({close})" if close else "")
+    msg = f"unknown {what} '{name}'{of}" + (f" ({close})" if close else "")
     return Diagnostic(code, msg, span, hint)
 
 
@@ -219,8 +221,9 @@ class Env:
         target = self.function if function_level else self
         old = self.lookup(name)
         if old is not None:
+            old_what = "a name made with 'let'" if old.what == "let" else _a(old.what)
             self.diags.append(Diagnostic(
-                "E105", f"'{name}' is already {_a(old.what)} here (line {old.span.line})", span,
+                "E105", f"'{name}' is already {old_what} (line {old.span.line})", span,
                 "choose another name" + ("; to change it write 'name = value'"
                                          if old.assignable and what == "let" else "")))
         else:

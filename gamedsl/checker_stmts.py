@@ -58,8 +58,11 @@ def _let(s: A.Let, env: Env, loops):
 
 def _assign(s: A.Assign, env: Env, loops):
     target_type = assign_target(s.target, env)
+    if target_type is None:  # cannot be changed (reported): only look at the value
+        infer(s.value, env)
+        return
     if s.op == "=":
-        expect_type(s.value, env, target_type, "the new value")
+        expect_type(s.value, env, target_type, f"the new value of {describe(s.target)}")
         return
     vt = infer(s.value, env)
     if not T.is_number(target_type):
@@ -70,31 +73,43 @@ def _assign(s: A.Assign, env: Env, loops):
                               s.value.span))
 
 
+def describe(e) -> str:
+    """A short quote of a simple expression for messages: 'total', 'current.coins'."""
+    if isinstance(e, A.Name):
+        return f"'{e.name}'"
+    if isinstance(e, A.Attribute) and isinstance(e.obj, A.Name):
+        return f"'{e.obj.name}.{e.name}'"
+    return "this"
+
+
 def assign_target(target, env: Env):
-    """The type of an assignment's target; E207 if it cannot be changed."""
+    """The type of an assignment's target, or None (and E207) if it cannot be changed."""
     g = env.g
     if isinstance(target, A.Name):
         name = target.name
         local = env.lookup(name)
         sym = g.symbols.get(name)
-        t = infer(target, env)
         if local is not None:
-            if not local.assignable:
-                _not_assignable(env, target, f"'{name}' is a {local.what}",
-                                "only names made with 'let' can change; copy it first: "
-                                f"'let x = {name}'")
-        elif name in env.kind_members:
-            _not_assignable(env, target, f"'{name}' is an attribute of the kind")
-        elif sym is not None and sym.what == "var":
-            pass
-        elif name in BUILTIN_NAMES and sym is None:
-            if not BUILTIN_NAMES[name].assignable:
-                _not_assignable(env, target, f"'{name}' is kept by the game")
-        elif sym is not None:
-            _not_assignable(env, target, f"'{name}' is {WHAT[sym.what]}")
-        elif name in g.words:
-            _not_assignable(env, target, f"'{name}' is a value of {g.words[name][0]}")
-        return t
+            t = infer(target, env)
+            return t if local.assignable else _not_assignable(
+                env, target, f"'{name}' is a {local.what}", "only names made with 'let' can "
+                f"change; copy it first: 'let x = {name}'")
+        if name in env.kind_members:
+            infer(target, env)
+            return _not_assignable(env, target, f"'{name}' is an attribute of the kind")
+        if sym is not None and sym.what == "var":
+            return infer(target, env)
+        if name in BUILTIN_NAMES and sym is None:
+            t = infer(target, env)
+            return t if BUILTIN_NAMES[name].assignable else _not_assignable(
+                env, target, f"'{name}' is kept by the game")
+        g.types[target] = sym.type if sym is not None else T.ANY
+        if sym is not None:
+            sym.used = True
+            return _not_assignable(env, target, f"'{name}' is {WHAT[sym.what]}")
+        if name in g.words:
+            return _not_assignable(env, target, f"'{name}' is a value of {g.words[name][0]}")
+        return infer(target, env)  # unknown: E101
     if isinstance(target, A.Attribute):
         t = infer(target, env)
         obj = T.unwrap(g.types.get(target.obj, T.ANY))
@@ -102,23 +117,21 @@ def assign_target(target, env: Env):
         if obj == T.PLAYER:
             sym = g.player_members.get(name)
             if sym is not None and sym.what == "player zone":
-                _not_assignable(env, target, f"'{name}' is a zone",
-                                "move components into it with 'move' or 'draw'")
+                return _not_assignable(env, target, f"'{name}' is a zone",
+                                       "move components into it with 'move' or 'draw'")
         elif T.kinds_of(obj) is not None:
             for k in sorted(T.kinds_of(obj)):
                 m = g.kinds[k].members.get(name) if k in g.kinds else None
                 if m is not None and m.what != "state":
-                    _not_assignable(env, target, f"'{name}' is {_member_what(m)} of {k}",
-                                    "only a state ('state NAME: TYPE = VALUE') changes")
-                    break
+                    return _not_assignable(env, target, f"'{name}' is {_member_what(m)} of {k}",
+                                           "only a state ('state NAME: TYPE = VALUE') changes")
         elif isinstance(obj, T.Row):
-            _not_assignable(env, target, f"'{name}' is a column of table {obj.table}",
-                            "tables do not change")
+            return _not_assignable(env, target, f"'{name}' is a column of table {obj.table}",
+                                   "tables do not change")
         return t
     infer(target, env)
-    _not_assignable(env, target, "an item of a list" if isinstance(target, A.Index)
-                    else "this expression")
-    return T.ANY
+    return _not_assignable(env, target, "an item of a list" if isinstance(target, A.Index)
+                           else "this expression")
 
 
 def _member_what(m) -> str:
@@ -126,8 +139,9 @@ def _member_what(m) -> str:
             "owner": "the owner"}.get(m.what, "an attribute")
 
 
-def _not_assignable(env: Env, target, why: str, hint: Optional[str] = None):
+def _not_assignable(env: Env, target, why: str, hint: Optional[str] = None) -> None:
     env.report(Diagnostic("E207", f"cannot change this: {why}", target.span, hint))
+    return None
 
 
 def _call_stmt(s: A.CallStmt, env: Env, loops):
@@ -290,9 +304,10 @@ def check_alternatives(alts, env: Env, loops) -> None:
             params = [p.name for p in alt.params]
             for m in PLACEHOLDER.finditer(alt.template):
                 if m.group(1) not in params:
-                    env.report(unknown("E109", "parameter in the move's text", m.group(1),
-                                       params, _first_line(alt.span),
-                                       "a move's text names its parameters: '{x}'"))
+                    span = env.g.locate(_first_line(alt.span), r"(\{" + m.group(1) + r"\})")
+                    env.report(unknown("E109", "parameter", m.group(1), params, span,
+                                       "a move's text names its parameters: '{x}'",
+                                       of=" in the move's text"))
         body_env = inner.child(pure=env.pure)
         check_block(alt.body, body_env, loops)
 

@@ -53,8 +53,9 @@ def build_table(g: Globals, decl: A.TableDecl) -> TableInfo:
     if decl.key is not None:
         if decl.key not in info.columns:
             span = g.locate(decl.span, r"\bby\s+(" + re.escape(decl.key) + r")\b")
-            diags.append(unknown("E307", f"key column of table {decl.name}", decl.key,
-                                 info.columns, span, "the key names a column of the header row"))
+            diags.append(unknown("E307", "key column", decl.key, info.columns, span,
+                                 "the key names a column of the header row",
+                                 of=f" in table {decl.name}"))
         else:
             info.key_type = T.unwrap(info.columns[decl.key])
             key_index = [c.name for c in columns].index(decl.key)
@@ -100,9 +101,10 @@ def _typed_cell(g: Globals, cell, t, declared, col, diags):
     if isinstance(declared, T.Enum):
         if cell.kind != "word" and cell.kind != "text" or \
                 str(cell.value) not in g.enum_values.get(declared.name, ()):
-            diags.append(unknown("E309", f"value of {declared.name}", str(cell.value),
+            diags.append(unknown("E309", "value", str(cell.value),
                                  g.enum_values.get(declared.name, ()), cell.span,
-                                 f"column '{col.name}' holds {declared.name} values"))
+                                 f"column '{col.name}' holds {declared.name} values",
+                                 of=f" of {declared.name}"))
         return declared
     ok = t == declared or (declared == T.TEXT and cell.kind == "word")
     if not ok:
@@ -127,9 +129,10 @@ def _check_keys(decl: A.TableDecl, cells, diags) -> None:
         for olo, ohi, other in seen:
             if type(lo) is type(olo) and (lo == olo if isinstance(lo, tuple)
                                           else lo <= ohi and olo <= hi):
-                what = "is already" if lo == hi == olo == ohi else "overlaps the key"
+                same = _cell_text(cell) == _cell_text(other)
+                what = "is already in" if same else f"overlaps key {_cell_text(other)} in"
                 diags.append(Diagnostic(
-                    "E308", f"key {_cell_text(cell)} {what} in table {decl.name} "
+                    "E308", f"key {_cell_text(cell)} {what} table {decl.name} "
                     f"(line {other.span.line})", cell.span, "each key may appear in one row"))
                 break
         seen.append((lo, hi, cell))

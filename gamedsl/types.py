@@ -290,7 +290,7 @@ def parse_type(ref: A.TypeRef, scope: Mapping[str, object],
         if on_use is not None:
             on_use(name)
         return scope[name], []
-    hint = did_you_mean(name, list(BUILTIN_TYPE_NAMES) + list(scope))
-    return ANY, [Diagnostic("E104", f"unknown type '{name}'", ref.span,
-                            hint or "types are number, bool, text, player, cell, "
+    close = did_you_mean(name, list(BUILTIN_TYPE_NAMES) + list(scope))
+    return ANY, [Diagnostic("E104", f"unknown type '{name}'" + (f" ({close})" if close else ""),
+                            ref.span, "types are number, bool, text, player, cell, "
                             "an enum's or a kind's name, 'list of T' and 'T?'")]

@@ -1,0 +1,304 @@
+"""The checker: golden bad files (tests/bad/*.game), clean examples, types and messages.
+
+Each file in tests/bad starts with ``# expect: CODE LINE:COL`` lines, one per diagnostic
+it must produce; the test demands exactly those (no more, no fewer).
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import attrs
+import pytest
+
+from gamedsl import ast as A
+from gamedsl import types as T
+from gamedsl.checker import check
+from gamedsl.diagnostics import render_all
+from gamedsl.signatures import BUILTIN_NAMES, BUILTINS
+from gamedsl.syntax import parse
+
+ROOT = Path(__file__).resolve().parent.parent
+BAD = Path(__file__).resolve().parent / "bad"
+EXPECT = re.compile(r"^#\s*expect:\s*([EW]\d{3})\s+(\d+):(\d+)\s*$", re.M)
+
+
+def diagnose(text: str, path: str = "test.game"):
+    game, diags = parse(text, path)
+    result = None
+    if game is not None:
+        result = check(game, {path: text})
+        diags = list(diags) + result.diagnostics
+    return diags, result
+
+
+def codes(text: str):
+    return sorted(d.code for d in diagnose(text)[0])
+
+
+def docs_example() -> str:
+    md = (ROOT / "docs" / "language.md").read_text("utf-8")
+    blocks = re.findall(r"```game\n(.*?)```", md, re.S)
+    return next(b for b in blocks if 'game "Highest card"' in b)
+
+
+# ---------------------------------------------------------------- golden bad files
+
+
+@pytest.mark.parametrize("path", sorted(BAD.glob("*.game")), ids=lambda p: p.stem)
+def test_bad_file(path: Path):
+    text = path.read_text("utf-8")
+    expected = sorted((c, int(line), int(col)) for c, line, col in EXPECT.findall(text))
+    assert expected, f"{path.name} must start with '# expect: CODE LINE:COL' lines"
+    diags, _ = diagnose(text, str(path))
+    got = sorted((d.code, d.span.line, d.span.col) for d in diags)
+    assert got == expected, render_all(diags, {str(path): text})
+
+
+# ---------------------------------------------------------------- clean games
+
+
+def test_tictactoe_is_clean():
+    path = ROOT / "examples" / "tictactoe.game"
+    diags, _ = diagnose(path.read_text("utf-8"), str(path))
+    assert diags == []
+
+
+def test_docs_example_is_clean():
+    diags, _ = diagnose(docs_example(), "docs/language.md")
+    assert diags == []
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "games").glob("*.game")) +
+                         sorted((ROOT / "examples").glob("*.game")), ids=lambda p: p.stem)
+def test_shipped_games_have_no_errors(path: Path):
+    from gamedsl.loader import parse_with_extends
+    loaded = parse_with_extends(str(path))
+    assert loaded.game is not None, render_all(loaded.diagnostics, loaded.sources)
+    result = check(loaded.game, loaded.sources)
+    assert result.errors == [], render_all(result.errors, loaded.sources)
+
+
+EXPR_TYPES = (A.Name, A.Number, A.Text, A.Bool, A.NoneLit, A.Attribute, A.Index, A.Call,
+              A.BinOp, A.Compare, A.And, A.Or, A.Not, A.Negate, A.Conditional, A.ListExpr,
+              A.TupleExpr, A.Comprehension, A.Sort)
+
+
+def expressions(node, out, skip=False):
+    """Every expression node of a tree (not the names that only label: var flags, 'then')."""
+    if isinstance(node, tuple):
+        for item in node:
+            expressions(item, out, skip)
+        return
+    if not attrs.has(type(node)):
+        return
+    if isinstance(node, EXPR_TYPES) and not skip:
+        out.append(node)
+    for field in attrs.fields(type(node)):
+        label = (isinstance(node, A.VarDecl) and field.name == "flags") or \
+            (isinstance(node, A.PhaseDecl) and field.name == "then")
+        expressions(getattr(node, field.name), out, label)
+
+
+@pytest.mark.parametrize("text", [docs_example(), (ROOT / "examples/tictactoe.game").read_text()],
+                         ids=["docs", "tictactoe"])
+def test_every_expression_has_a_type(text):
+    _, result = diagnose(text)
+    exprs = []
+    expressions(parse(text, "test.game")[0], exprs)
+    assert exprs and [e for e in exprs if e not in result.types] == []
+
+
+# ---------------------------------------------------------------- what types say
+
+GAME = """\
+players 2..4
+option challenge: auto | players = auto
+option retries: 0..10 | unlimited = 3
+enum suit: china, japan
+table payout by length:
+  | length | coins |
+  | 3      | 1     |
+  | 4..6   | 2     |
+kind card:
+  copies 2
+  suit_of = china
+  state up: bool = false
+kind coin:
+  copies 3 per player
+zone deck of card, coin
+player zone hand of card, coin: owner
+player var coins: number = 0
+var leader: player? = none
+setup:
+  move card to deck
+  move coin to deck
+  leader = current
+  say payout[3].coins + current.coins
+turn:
+  {body}
+"""
+
+
+def body_types(body: str):
+    text = GAME.replace("{body}", body)
+    diags, result = diagnose(text)
+    return diags, result
+
+
+def type_of(body: str, needle: str):
+    """The type of the expression in `body` whose source text is `needle`."""
+    diags, result = body_types(body)
+    lines = GAME.replace("{body}", body).splitlines()
+    first = lines.index("turn:") + 1
+    for node, t in result.types.items():
+        s = node.span
+        if s.line > first and s.line == s.end_line and \
+                lines[s.line - 1][s.col - 1:s.end_col - 1] == needle:
+            return t
+    raise AssertionError(f"no expression {needle!r}: {diags}")
+
+
+def test_option_word_that_is_also_a_builtin_name():
+    assert type_of("say challenge == players", "players") == T.Enum("challenge")
+    assert type_of("say len(players)", "players") == T.List(T.PLAYER)
+
+
+def test_mixed_option_compares_with_words_and_numbers():
+    assert codes(GAME.replace("{body}", "say retries == unlimited or retries > 2")) == []
+    assert type_of("say retries + 1", "retries + 1") == T.NUMBER
+
+
+def test_result_types():
+    assert codes(GAME.replace("{body}", "pass")) == []
+    assert type_of("say first(current.hand)", "first(current.hand)") == T.kind("card", "coin")
+    assert type_of("say payout[5]", "payout[5]") == T.Row("payout")
+    assert type_of("say payout[5].coins", "payout[5].coins") == T.NUMBER
+    assert type_of("say rows(payout)", "rows(payout)") == T.List(T.Row("payout"))
+    assert type_of("say card", "card") == T.List(T.kind("card"))
+    assert type_of("say holder(first(deck))", "holder(first(deck))") == T.Optional(T.PLAYER)
+    assert type_of("say (1, 2)", "(1, 2)") == T.CELL
+    assert type_of("say [c.suit_of for c in card]", "[c.suit_of for c in card]") == \
+        T.List(T.Enum("suit"))
+    assert type_of("say leader", "leader") == T.Optional(T.PLAYER)
+
+
+def test_choice_parameters_have_types():
+    body = "choose by current:\n    play(c in current.hand) \"play {c}\":\n      pass"
+    _, result = body_types(body)
+    params = [n for n in result.types if isinstance(n, A.AltParam)]
+    assert [result.types[p] for p in params] == [T.kind("card", "coin")]
+
+
+def test_attribute_on_a_union_needs_every_kind():
+    diags, _ = body_types("for x in current.hand:\n    say x.up")
+    assert [d.code for d in diags] == ["E102"]
+    assert "coin has none" in diags[0].message
+
+
+def test_did_you_mean_in_the_message():
+    diags, _ = body_types("draw 1 from deck to current.hnad")
+    assert [d.message for d in diags] == ["unknown zone 'hnad' (did you mean 'hand'?)"]
+
+
+def test_optional_values_are_usable():
+    assert codes(GAME.replace("{body}", "if leader != none and leader == current:\n    "
+                              "leader.coins += 1")) == []
+
+
+def test_let_none_takes_a_value_later():
+    assert codes(GAME.replace("{body}", "let best = none\n  best = current\n  say best")) == []
+
+
+def test_lets_are_function_level():
+    assert codes(GAME.replace("{body}", "if true:\n    let x = 1\n  say x")) == []
+
+
+def test_errors_do_not_cascade():
+    assert codes(GAME.replace("{body}", "let x = nothing + 1\n  say x.coins + len(x)")) == ["E101"]
+
+
+def test_recursive_def():
+    text = GAME.replace("{body}", "say fact(3)") + \
+        "def fact(n: number) = 1 if n <= 1 else n * fact(n - 1)\n"
+    assert codes(text) == []
+
+
+def test_check_never_raises_on_odd_input():
+    odd = ["players 2\nturn:\n  pass\nkind k:\n  copies k\n",
+           "players 2\nturn:\n  say a.b.c[1]\n",
+           "players 2\nzone z of z: sorted by z, refill from z\nturn:\n  move z to z at z\n",
+           "players 2\nkind k:\n  a = k\n  show [x.a for x in k]\nturn:\n  say k[0].a.b\n"]
+    for text in odd:
+        diags, _ = diagnose(text)
+        assert all(d.code[0] in "EW" for d in diags)
+
+
+def test_too_big_file():
+    game, diags = parse("#" * (4 * 1024 * 1024 + 1), "big.game")
+    assert game is None and [d.code for d in diags] == ["E001"]
+
+
+# ---------------------------------------------------------------- types and signatures
+
+
+def test_assignable():
+    assert T.assignable(T.NONE, T.Optional(T.PLAYER))
+    assert T.assignable(T.kind("card"), T.kind("card", "coin"))
+    assert not T.assignable(T.kind("card", "coin"), T.kind("card"))
+    assert T.assignable(T.Zone("deck", frozenset({"card"})), T.List(T.kind("card")))
+    assert T.assignable(T.List(T.ANY), T.List(T.NUMBER))
+    assert not T.assignable(T.TEXT, T.NUMBER)
+    assert T.assignable(T.OptionMix("retries"), T.NUMBER)
+
+
+def test_render():
+    assert T.render(T.List(T.Optional(T.PLAYER))) == "list of player?"
+    assert T.render(T.Optional(T.List(T.NUMBER))) == "(list of number)?"
+    assert T.render(T.CELL) == "cell"
+    assert T.render(T.kind("card", "coin")) == "card or coin"
+
+
+def test_builtin_signatures():
+    assert set(BUILTINS) >= {"len", "sum", "max", "min", "abs", "ceil", "floor", "any", "all",
+                             "first", "last", "range", "sorted", "reversed", "distinct",
+                             "count", "top", "text", "seat", "left_of", "right_of", "others",
+                             "players_from", "distance", "holder", "random", "rows", "cells",
+                             "empty_cells", "at", "neighbours", "lines"}
+    assert [n for n, b in BUILTINS.items() if not b.pure] == ["random"]
+    assert BUILTINS["first"].infer([T.List(T.TEXT)], [A.NO_SPAN]) == (T.TEXT, [])
+    assert BUILTIN_NAMES["start_player"].assignable
+
+
+# ---------------------------------------------------------------- docs/diagnostics.md
+
+
+CHECKER_MODULES = ["checker.py", "checker_scope.py", "checker_exprs.py", "checker_stmts.py",
+                   "checker_decls.py", "checker_tables.py", "checker_flow.py", "types.py",
+                   "signatures.py"]
+
+
+def emitted_codes(modules=CHECKER_MODULES):
+    found = set()
+    for name in modules:
+        found |= set(re.findall(r'"([EW][0-9]{3})"', (ROOT / "gamedsl" / name).read_text("utf-8")))
+    return found
+
+
+def file_codes():
+    """The E0xx codes of reading and parsing files (syntax.py, loader.py)."""
+    return {c for c in emitted_codes(["syntax.py", "loader.py"]) if c.startswith("E0")}
+
+
+def test_every_code_is_documented():
+    doc = (ROOT / "docs" / "diagnostics.md").read_text("utf-8")
+    documented = set(re.findall(r"^## ([EW]\d{3})\b", doc, re.M))
+    assert (emitted_codes() | file_codes()) - documented == set()
+
+
+def test_every_checker_code_has_a_bad_file():
+    covered = set()
+    for path in BAD.glob("*.game"):
+        covered |= {c for c, _, _ in EXPECT.findall(path.read_text("utf-8"))}
+    assert emitted_codes() - covered == set()
