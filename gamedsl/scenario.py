@@ -106,15 +106,16 @@ def _game_span(path: str, text: str) -> A.Span:
     return A.Span(path, 1, 1, 1, 1)
 
 
-_GAMES: Dict[str, object] = {}
+_GAMES: Dict[tuple, object] = {}  # loaded games, by path and modification time
 
 
 def _load(path: Path):
     from .loader import load
 
-    key = str(path)
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
     if key not in _GAMES:
-        _GAMES[key] = load(key)
+        _GAMES[key] = load(str(path))
     return _GAMES[key]
 
 
