@@ -95,7 +95,9 @@ def _load(path: str):
     game = load(path)
     warnings = getattr(game, "warnings", [])
     if warnings:
-        print(render_all(warnings, game.sources), file=sys.stderr)
+        n = len(warnings)
+        print(f"gamedsl: {path} has {n} warning{'s' if n != 1 else ''} (see them: gamedsl check {path})",
+              file=sys.stderr)
     return game
 
 

@@ -116,6 +116,15 @@ def test_check_broken_file_exits_1_with_compiler_style_diagnostics(tmp_path, cap
     assert "^" in text  # the caret under the source line
 
 
+def test_check_warnings_only_exits_0_and_shows_them(tmp_path, capsys, monkeypatch):
+    path = write(tmp_path, COUNTER + "var spare: number = 0\n")
+    code, out, err = run(capsys, monkeypatch, ["check", path])
+    assert code == 0
+    assert "warning[W" in out and "spare" in out and "ok: 1 file (1 warning)" in out
+    code, out, err = run(capsys, monkeypatch, ["play", path, "--seats", "first,first", "--seed", "1"])
+    assert code == 0 and "1 warning" in err
+
+
 def test_check_several_files_and_a_directory(tmp_path, capsys, monkeypatch):
     write(tmp_path, COUNTER, "a.game")
     write(tmp_path, SECRET, "b.game")
