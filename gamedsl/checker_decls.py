@@ -132,7 +132,7 @@ def member_type(g: Globals, info: KindInfo, name: str):
     if m.type is not None:
         return m.type
     if name in info.busy:
-        info.diags.append(Diagnostic("E317", f"attribute '{name}' of {info.decl.name} is "
+        info.diags.append(Diagnostic("E314", f"attribute '{name}' of {info.decl.name} is "
                                      "defined in terms of itself", m.node.span))
         m.type = T.ANY
         return T.ANY
@@ -327,16 +327,16 @@ def _check_zone_flags(g: Globals, d: A.ZoneDecl) -> List[Diagnostic]:
             continue
         if f.word in seen or (f.word in VISIBILITY and any(v in seen for v in VISIBILITY)):
             other = f.word if f.word in seen else next(v for v in VISIBILITY if v in seen)
-            diags.append(Diagnostic("E316", f"'{f.word}' conflicts with '{other}' on zone "
+            diags.append(Diagnostic("E313", f"'{f.word}' conflicts with '{other}' on zone "
                                     f"{d.name}", f.span))
             continue
         seen[f.word] = f
         if f.word == "owner" and not d.per_player:
-            diags.append(Diagnostic("E316", f"'owner' is for player zones; zone {d.name} "
+            diags.append(Diagnostic("E313", f"'owner' is for player zones; zone {d.name} "
                                     "belongs to nobody", f.span,
                                     f"declare it 'player zone {d.name} ...'"))
         elif f.word == "grid" and isinstance(f.arg, tuple) and min(f.arg) < 1:
-            diags.append(Diagnostic("E316", f"a grid of {f.arg[0]} by {f.arg[1]} has no cells",
+            diags.append(Diagnostic("E313", f"a grid of {f.arg[0]} by {f.arg[1]} has no cells",
                                     f.span))
         elif f.word == "sorted":
             _check_sorted_by(g, d, zone, f, diags)
@@ -344,7 +344,7 @@ def _check_zone_flags(g: Globals, d: A.ZoneDecl) -> List[Diagnostic]:
             _check_refill(g, d, zone, f, diags)
     if "grid" in seen and ("sorted" in seen or "refill" in seen):
         other = seen.get("sorted") or seen["refill"]
-        diags.append(Diagnostic("E316", f"a grid zone cannot be '{other.word}'", other.span))
+        diags.append(Diagnostic("E313", f"a grid zone cannot be '{other.word}'", other.span))
     return diags
 
 
@@ -375,10 +375,10 @@ def _check_refill(g: Globals, d, zone: T.Zone, f: A.ZoneFlag, diags) -> None:
         diags.append(unknown("E106", "zone", f.arg, g.zones, span))
         return
     if other is d:
-        diags.append(Diagnostic("E316", f"zone {d.name} cannot refill from itself", span))
+        diags.append(Diagnostic("E313", f"zone {d.name} cannot refill from itself", span))
         return
     if other.per_player and not d.per_player:
-        diags.append(Diagnostic("E316", f"shared zone {d.name} cannot refill from the player "
+        diags.append(Diagnostic("E313", f"shared zone {d.name} cannot refill from the player "
                                 f"zone {f.arg}: whose?", span))
         return
     extra = g.zone_type(other).kinds - zone.kinds
@@ -396,10 +396,10 @@ def check_vars(g: Globals) -> List[Diagnostic]:
         expect_type(d.init, env, vtype, f"the first value of '{d.name}'")
         for flag in d.flags:
             if flag.name not in VAR_FLAGS:
-                diags.append(unknown("E313", "variable flag", flag.name, VAR_FLAGS, flag.span,
+                diags.append(unknown("E312", "variable flag", flag.name, VAR_FLAGS, flag.span,
                                      "the only flag is 'secret' (on a player var)"))
             elif not d.per_player:
-                diags.append(Diagnostic("E313", f"'secret' is for player variables: '{d.name}' "
+                diags.append(Diagnostic("E312", f"'secret' is for player variables: '{d.name}' "
                                         "belongs to nobody", flag.span))
     return diags
 

@@ -161,20 +161,20 @@ def _load_csv(g: Globals, decl: A.TableDecl, diags) -> Optional[tuple]:
     span = g.locate(decl.span, r'from\s+("[^"]*")')
     path = table_file_path(g.file, decl.source)
     if path is None:
-        diags.append(Diagnostic("E315", f"table file \"{decl.source}\" must be beside the game "
-                                "file (no absolute paths, no '..')", span))
+        diags.append(Diagnostic("E007", f"'{decl.source}': a game may only name files beside "
+                                "it (no absolute paths, no '..')", span))
         return None
     text = g.sources.get(path, g.sources.get(decl.source))
     if text is None:
         disk = Path(path)
         if disk.is_file():
             if disk.stat().st_size > MAX_TABLE_BYTES:
-                diags.append(Diagnostic("E315", f"table file \"{decl.source}\" is too large",
-                                        span))
+                diags.append(Diagnostic("E001", f"'{decl.source}' is larger than "
+                                        f"{MAX_TABLE_BYTES // 1024} KiB", span))
                 return None
             text = disk.read_text("utf-8", errors="replace")
         elif Path(g.file).is_file():
-            diags.append(Diagnostic("E315", f"table file \"{decl.source}\" not found", span,
+            diags.append(Diagnostic("E001", f"cannot read '{decl.source}': no such file", span,
                                     f"looked for {path}"))
             return None
         else:
