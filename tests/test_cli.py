@@ -153,6 +153,8 @@ def test_check_missing_file_is_a_diagnostic(tmp_path, capsys, monkeypatch):
 @pytest.mark.parametrize("argv", [
     [], ["check"], ["frobnicate"], ["play", TICTACTOE], ["check", "--format", "xml", TICTACTOE],
     ["play", TICTACTOE, "--seats", "random,random", "--seed", "abc"],
+    ["play", TICTACTOE, "--seats", "random,random", "--max-turns", "0"],
+    ["play", TICTACTOE, "--seats", "random,random", "--log", "/nonexistent/dir/game.jsonl"],
 ])
 def test_usage_errors_exit_2(argv, capsys, monkeypatch):
     code, out, err = run(capsys, monkeypatch, argv)
@@ -261,7 +263,7 @@ def test_human_seat_driven_by_stdin(capsys, monkeypatch):
     assert "there is no move 42" in out
     assert "P2 (first): place 0,0" in out
     assert "winners: P1" in out
-    assert "│ X │" in out or "X" in out       # the board, as this seat sees it
+    assert "│ X │" in out and "│ O │" in out    # the board as a grid of cells
 
 
 def test_human_quit_and_end_of_input_abandon_cleanly(capsys, monkeypatch):
@@ -314,6 +316,19 @@ turn:
     assert "deck: (2 hidden)" in out
     assert "hand of P2: (2 hidden)" in out
     assert re.search(r"hand of P1 \(you\): \S", out)
+
+
+def test_an_unbounded_grid_is_drawn_around_its_tiles():
+    from rich.console import Console
+
+    from gamedsl.play import _render_zone
+
+    buf = io.StringIO()
+    Console(file=buf, width=80).print(_render_zone({"-1,0": 1, "2,1": 2}, {"1": "A", "2": "B"}, None))
+    rows = [line for line in buf.getvalue().splitlines() if "│" in line]
+    assert "-1" in rows[0] and "2" in rows[0]
+    assert re.search(r"0 │ A +│ · │ · │ · │", rows[1])
+    assert re.search(r"1 │ · +│ · │ · │ B │", rows[2])
 
 
 # ---------------------------------------------------------------- logs and replay
