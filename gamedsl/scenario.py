@@ -18,6 +18,7 @@ See docs/scenarios.md.
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -89,7 +90,7 @@ def _game_path(scenario_path: Path, name: str, span: A.Span) -> Path:
     rel = Path(name)
     if rel.is_absolute() or name.startswith("~") or "\\" in name:
         raise _Failed(span, f"'{name}': name the game by a path relative to this scenario file")
-    resolved = (scenario_path.parent / rel).resolve()
+    resolved = Path(os.path.normpath(scenario_path.parent / rel))  # stays relative, for messages
     if resolved.suffix != ".game":
         raise _Failed(span, f"'{name}' is not a .game file")
     if not resolved.is_file():
