@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "examples").glob("*.game"))
 SEEDS = range(25)
 MAX_STEPS = 2000
-SAMPLE_APPLY = 10   # legal moves tried at each step (all of them when there are fewer)
+SAMPLE_APPLY = 60   # legal moves tried at each step (all of them when there are no more)
 
 
 def dump(state) -> str:
@@ -158,9 +158,9 @@ def check_json_round_trip(game, state, move):
 # ---------------------------------------------------------------- the games
 
 
-def play(game, players, seed, checks=True):
+def play(game, players, seed, checks=True, options=None):
     rnd = random.Random(seed * 1000 + players)
-    state = game.new_game(players, seed)
+    state = game.new_game(players, seed, options)
     start = dump(state)
     played = []
     for _ in range(MAX_STEPS):
@@ -200,6 +200,24 @@ def test_random_games(game, seed):
         for move in played:
             state = game.apply(state, move)
         assert dump(state) == dump(final)
+
+
+def option_values(game):
+    """Every word of every option, and both ends of its number ranges."""
+    for name, spec in game.program.options.items():
+        for word in spec.words:
+            yield name, word
+        for lo, hi in spec.ranges:
+            yield name, lo
+            yield name, hi
+
+
+def test_every_option_value_plays_to_the_end(game):
+    for name, value in option_values(game):
+        for players in (game.min_players, game.max_players):
+            for seed in range(3):
+                _, _, final = play(game, players, seed, checks=seed == 0, options={name: value})
+                assert game.results(final)["finished"], f"{name}={value}: the game hit the turn limit"
 
 
 def test_every_example_is_covered_by_scenarios():
