@@ -237,7 +237,8 @@ def _call(e: A.Call, env: Env, expect, role):
     builtin = BUILTINS.get(name)
     if builtin is not None and env.lookup(name) is None:
         arg_types = [infer(a, env) for a in e.args]
-        if not _arity_ok(env, e, name, builtin.min_args, builtin.max_args, builtin.arity_text()):
+        if not _arity_ok(env, e, name, builtin.min_args, builtin.max_args, builtin.arity_text(),
+                         f"write {builtin.usage}"):
             return T.ANY
         if not builtin.pure and env.pure:
             env.report(Diagnostic("E210", f"{name}() cannot be used {env.pure}", span,
@@ -258,10 +259,10 @@ def _call(e: A.Call, env: Env, expect, role):
     return T.ANY
 
 
-def _arity_ok(env, e, name, lo, hi, text) -> bool:
+def _arity_ok(env, e, name, lo, hi, text, hint=None) -> bool:
     n = len(e.args)
     if n < lo or (hi is not None and n > hi):
-        env.report(Diagnostic("E204", f"{name}() takes {text}, not {n}", e.span))
+        env.report(Diagnostic("E204", f"{name}() takes {text}, not {n}", e.span, hint))
         return False
     return True
 
@@ -275,7 +276,8 @@ def infer_args(e: A.Call, env: Env, params) -> None:
             expect_type(arg, env, ptype, f"argument '{pname}' of {e.name}()")
         else:
             infer(arg, env)
-    _arity_ok(env, e, e.name, n, n, f"{n} argument" + ("" if n == 1 else "s"))
+    usage = f"{e.name}(" + ", ".join(f"{p}: {T.render(t)}" for p, t in params) + ")"
+    _arity_ok(env, e, e.name, n, n, f"{n} argument" + ("" if n == 1 else "s"), f"write {usage}")
 
 
 # ---------------------------------------------------------------- operators

@@ -221,10 +221,7 @@ def _next_turn(s: A.NextTurn, env: Env, loops):
 
 def _end_game(s: A.EndGame, env: Env, loops):
     if s.winner is not None:
-        t = infer(s.winner, env)
-        if not (T.assignable(t, T.PLAYER) or T.assignable(t, T.List(T.PLAYER))):
-            env.report(Diagnostic("E201", f"the winner must be a player (or a list of players), "
-                                  f"not {T.render(t)}", s.winner.span))
+        expect_type(s.winner, env, T.PLAYER, "the winner")
 
 
 def _say(s: A.Say, env: Env, loops):

@@ -28,6 +28,7 @@ class Builtin:
     infer: Infer
     summary: str
     pure: bool = True
+    usage: str = ""  # how it is called, for messages: "max([a, b])"
 
     def arity_text(self) -> str:
         if self.max_args == self.min_args:
@@ -107,11 +108,7 @@ def _sum(a):
 
 
 def _max_min(a):
-    if len(a.types) == 1:
-        _numbers_list(a, 0)
-    else:
-        for i in range(len(a.types)):
-            a.number(i)
+    _numbers_list(a, 0)
     return a.done(T.NUMBER)
 
 
@@ -157,9 +154,13 @@ def _count(a):
 
 
 def _top(a):
-    item = a.items(0, "a zone or a list")
+    t = T.unwrap(a.types[0])
     a.number(1)
-    return a.done(T.List(item))
+    if isinstance(t, T.Zone):
+        return a.done(T.List(t.component))
+    if t != T.ANY:
+        a._bad(0, "a zone", "for a list, use first(L) or L[0]")
+    return a.done(T.List(T.ANY))
 
 
 def _text(a):
@@ -223,45 +224,47 @@ def _lines(a):
     return a.done(T.List(T.List(T.CELL)))
 
 
-def _b(name, lo, hi, fn, summary, pure=True) -> Builtin:
+def _b(usage, lo, hi, fn, summary, pure=True) -> Builtin:
+    name = usage.split("(")[0]
+
     def infer(types, spans):
         return fn(_Args(name, list(types), list(spans)))
-    return Builtin(name, lo, hi, infer, summary, pure)
+    return Builtin(name, lo, hi, infer, summary, pure, usage)
 
 
 BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
-    _b("len", 1, 1, _len, "number of items (or letters of a text)"),
-    _b("sum", 1, 1, _sum, "the sum of a list of numbers"),
-    _b("max", 1, None, _max_min, "the largest of a list of numbers (or of the arguments)"),
-    _b("min", 1, None, _max_min, "the smallest of a list of numbers (or of the arguments)"),
-    _b("abs", 1, 1, _number_fn, "the absolute value"),
-    _b("ceil", 1, 1, _number_fn, "rounded up"),
-    _b("floor", 1, 1, _number_fn, "rounded down"),
-    _b("any", 1, 1, _any_all, "is any of a list of bools true"),
-    _b("all", 1, 1, _any_all, "are all of a list of bools true"),
-    _b("first", 1, 1, _item, "the first item"),
-    _b("last", 1, 1, _item, "the last item"),
-    _b("range", 2, 2, _range, "[a, a+1, ..., b] (both ends included)"),
-    _b("sorted", 1, 1, _sorted, "a list of numbers or texts, smallest first"),
-    _b("reversed", 1, 1, _same_list, "the list, last first"),
-    _b("distinct", 1, 1, _same_list, "the list without repeated items"),
-    _b("count", 2, 2, _count, "how many items equal x"),
-    _b("top", 2, 2, _top, "the first n components of a zone"),
-    _b("text", 1, 1, _text, "a value written as text"),
-    _b("seat", 1, 1, _seat, "a player's seat number, 1.."),
-    _b("left_of", 1, 1, _player_to_player, "the next player clockwise"),
-    _b("right_of", 1, 1, _player_to_player, "the next player counter-clockwise"),
-    _b("others", 1, 1, _player_to_players, "the other players, clockwise from p's left"),
-    _b("players_from", 1, 1, _player_to_players, "all players, clockwise from p"),
-    _b("distance", 2, 2, _distance, "clockwise steps from a to b"),
-    _b("holder", 1, 1, _holder, "the player whose zone holds a component, or none"),
-    _b("random", 1, 1, _item, "a random item (in statements only)", pure=False),
-    _b("rows", 1, 1, _rows, "the rows of a table"),
-    _b("cells", 1, 1, _cells, "a grid's cells"),
-    _b("empty_cells", 1, 1, _cells, "a grid's empty cells"),
-    _b("at", 2, 2, _at, "the component on a cell, or none"),
-    _b("neighbours", 1, 1, _neighbours, "the four cells next to a cell"),
-    _b("lines", 2, 2, _lines, "every straight line of n cells of a bounded grid"),
+    _b("len(L)", 1, 1, _len, "number of items (or letters of a text)"),
+    _b("sum(L)", 1, 1, _sum, "the sum of a list of numbers"),
+    _b("max([a, b, ...])", 1, 1, _max_min, "the largest of a list of numbers: max([a, b])"),
+    _b("min([a, b, ...])", 1, 1, _max_min, "the smallest of a list of numbers: min([a, b])"),
+    _b("abs(n)", 1, 1, _number_fn, "the absolute value"),
+    _b("ceil(n)", 1, 1, _number_fn, "rounded up"),
+    _b("floor(n)", 1, 1, _number_fn, "rounded down"),
+    _b("any(L)", 1, 1, _any_all, "is any of a list of bools true"),
+    _b("all(L)", 1, 1, _any_all, "are all of a list of bools true"),
+    _b("first(L)", 1, 1, _item, "the first item"),
+    _b("last(L)", 1, 1, _item, "the last item"),
+    _b("range(a, b)", 2, 2, _range, "[a, a+1, ..., b] (both ends included)"),
+    _b("sorted(L)", 1, 1, _sorted, "a list of numbers or texts, smallest first"),
+    _b("reversed(L)", 1, 1, _same_list, "the list, last first"),
+    _b("distinct(L)", 1, 1, _same_list, "the list without repeated items"),
+    _b("count(L, x)", 2, 2, _count, "how many items equal x"),
+    _b("top(zone, n)", 2, 2, _top, "the first n components of a zone"),
+    _b("text(x)", 1, 1, _text, "a value written as text"),
+    _b("seat(p)", 1, 1, _seat, "a player's seat number, 1.."),
+    _b("left_of(p)", 1, 1, _player_to_player, "the next player clockwise"),
+    _b("right_of(p)", 1, 1, _player_to_player, "the next player counter-clockwise"),
+    _b("others(p)", 1, 1, _player_to_players, "the other players, clockwise from p's left"),
+    _b("players_from(p)", 1, 1, _player_to_players, "all players, clockwise from p"),
+    _b("distance(a, b)", 2, 2, _distance, "clockwise steps from a to b"),
+    _b("holder(c)", 1, 1, _holder, "the player whose zone holds a component, or none"),
+    _b("random(L)", 1, 1, _item, "a random item (in statements only)", pure=False),
+    _b("rows(table)", 1, 1, _rows, "the rows of a table"),
+    _b("cells(grid)", 1, 1, _cells, "a grid's cells"),
+    _b("empty_cells(grid)", 1, 1, _cells, "a grid's empty cells"),
+    _b("at(grid, cell)", 2, 2, _at, "the component on a cell, or none"),
+    _b("neighbours(cell)", 1, 1, _neighbours, "the four cells next to a cell"),
+    _b("lines(grid, n)", 2, 2, _lines, "every straight line of n cells of a bounded grid"),
 ]}
 
 
