@@ -140,7 +140,6 @@ class Machine:
                 self._start_turn(state, flow["start"])
             return
         # a turn has ended
-        flow["turns"] += 1
         if flow["turns"] >= flow["max_turns"]:
             flow["over"], flow["unfinished"] = True, True
             return
@@ -176,6 +175,7 @@ class Machine:
     def _start_turn(self, state, player: int) -> None:
         flow = state["flow"]
         flow["current"], flow["stage"] = player, "turn"
+        flow["turns"] += 1
         self._activate(state, self.p.phases[flow["phase"]].turn, {})
 
     def _activate(self, state, block: int, env: dict) -> None:

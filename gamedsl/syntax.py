@@ -410,8 +410,9 @@ class _ToAst(Transformer):
         return A.ZoneFlag(self._span(meta), "sorted", str(c[0]))
 
     @v_args(meta=True)
-    def zone_grid_sized(self, meta, c):
-        return A.ZoneFlag(self._span(meta), "grid", (int(_num(c[0])), int(_num(c[1]))))
+    def zone_grid(self, meta, c):
+        size = (int(_num(c[0])), int(_num(c[1]))) if c else None
+        return A.ZoneFlag(self._span(meta), "grid", size)
 
     @v_args(meta=True)
     def zone_refill(self, meta, c):
