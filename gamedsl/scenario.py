@@ -323,7 +323,11 @@ class _Runner:
     def _expect_names(self, expr, state: dict) -> Dict[str, object]:
         used = _names_in(expr)
         names = dict(self.names)
-        wanted = [n for n in RESULT_NAMES if n in used and n not in names]
+        d = self.game.program.decls
+        declared = (d.global_vars | d.shared_zones | d.kinds | d.options | d.words | set(d.tables)
+                    | set(d.defs) | set(d.procs))
+        # The game's own names come first: a game with a variable `over` keeps it.
+        wanted = [n for n in RESULT_NAMES if n in used and n not in names and n not in declared]
         if not wanted:
             return names
         game = self.game
