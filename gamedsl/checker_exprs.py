@@ -418,8 +418,8 @@ def _sort(e: A.Sort, env: Env, expect, role):
 
 def check_sort_key(key: A.SortKey, env: Env) -> None:
     t = infer(key.expr, env)
-    if not T.orderable(t) and T.unwrap(t) != T.ANY:
-        env.report(Diagnostic("E201", f"a sort key must be a number or a text, not "
+    if not T.orderable(t) and T.unwrap(t) not in (T.ANY, T.BOOL):
+        env.report(Diagnostic("E201", f"a sort key must be a number, a text or a bool, not "
                               f"{T.render(t)}", key.expr.span))
 
 

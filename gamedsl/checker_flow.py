@@ -60,6 +60,10 @@ def check_flow(g: Globals) -> List[Diagnostic]:
         if d.then is not None and d.then.name not in g.phases:
             diags.append(unknown("E403", "phase", d.then.name, g.phases, d.then.span,
                                  "'then' names the phase that follows"))
+        elif d.then is not None and d.turn and d.end_when is None:
+            diags.append(Diagnostic("W104", f"phase {d.name} has turns but no 'end when': it "
+                                    f"never ends, so 'then {d.then.name}' is never followed",
+                                    d.then.span, "add 'end when CONDITION' to the phase"))
     if phases:
         reachable, todo = set(), [phases[0].name]
         while todo:
@@ -72,9 +76,10 @@ def check_flow(g: Globals) -> List[Diagnostic]:
                 todo.append(then.name)
         for name, d in g.phases.items():
             if name not in reachable:
-                diags.append(Diagnostic("W102", f"phase {name} is never reached: no phase says "
-                                        f"'then {name}'", name_span(g, d),
-                                        "the game starts with the first phase declared"))
+                diags.append(Diagnostic("W102", f"phase {name} is never reached: the game "
+                                        f"starts with phase {phases[0].name} and goes on "
+                                        "through 'then'", name_span(g, d),
+                                        f"add 'then {name}' to the phase before it"))
     return diags
 
 
