@@ -1,0 +1,85 @@
+"""Benchmarks: `python benchmarks/run.py [--seconds S] [FILE...]` prints a Markdown table.
+
+For each game (default: every file in games/ and examples/): the wall time of
+`gamedsl check` in a fresh process (cold: imports, grammar, parse, check,
+compile), the time to load it again in a warm process, random playouts per
+second in one process, and the mean time of one legal-move listing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gamedsl.loader import load  # noqa: E402
+
+
+def cold_check(path: str, runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "gamedsl", "check", path], capture_output=True, check=False)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def warm_load(path: str, runs: int = 5) -> float:
+    load(path)
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        load(path)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def playouts(path: str, seconds: float):
+    game = load(path)
+    rng = random.Random(1)
+    games = moves = 0
+    listing = []
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_game(game.min_players, seed=games)
+        while not game.is_over(state):
+            t = time.perf_counter()
+            legal = game.legal_moves(state)
+            listing.append(time.perf_counter() - t)
+            state = game.apply(state, rng.choice(legal))
+            moves += 1
+        games += 1
+    elapsed = time.perf_counter() - start
+    return games / elapsed, moves / elapsed, statistics.mean(listing) * 1e6
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("files", nargs="*")
+    ap.add_argument("--seconds", type=float, default=3.0, help="playout time per game")
+    args = ap.parse_args()
+    files = args.files or sorted(glob.glob(str(ROOT / "games/*.game")) + glob.glob(str(ROOT / "examples/*.game")))
+    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
+          f"{time.strftime('%Y-%m-%d')}")
+    print()
+    print("| game | check, cold process (s) | load, warm (ms) | random games/s | moves/s | legal_moves (µs) |")
+    print("|---|---|---|---|---|---|")
+    for path in files:
+        name = Path(path).relative_to(ROOT) if Path(path).is_absolute() else path
+        cold = cold_check(path)
+        warm = warm_load(path) * 1000
+        gps, mps, lm = playouts(path, args.seconds)
+        print(f"| {name} | {cold:.3f} | {warm:.1f} | {gps:.0f} | {mps:.0f} | {lm:.0f} |")
+
+
+if __name__ == "__main__":
+    main()
