@@ -96,6 +96,7 @@ def _build_kind(g: Globals, d: A.KindDecl) -> KindInfo:
             info.diags.append(unknown("E106", "table", d.source_table, g.tables, span))
         else:
             g.use(d.source_table)
+            info.open = table.columns is None
             for col in (table.decl.columns if table.columns is not None else ()):
                 info.members.setdefault(col.name, Member(col.name, "column", col,
                                                          table.columns.get(col.name, T.ANY)))
@@ -354,6 +355,8 @@ def _check_sorted_by(g: Globals, d, zone: T.Zone, f: A.ZoneFlag, diags) -> None:
     types = []
     for k in sorted(zone.kinds):
         info = g.kinds[k]
+        if info.open:
+            continue
         if f.arg not in info.members:
             diags.append(unknown("E311", "attribute", f.arg, info.members, span,
                                  hint=f"zone {d.name} is sorted by an attribute of its kinds",

@@ -111,6 +111,8 @@ def _name(e: A.Name, env: Env, expect, role):
         env.report(Diagnostic("E107", f"'{name}' is {WHAT[sym.what]}: say whose",
                               e.span, f"write p.{name}, e.g. current.{name}"))
         return T.ANY
+    if env.kind is not None and env.kind.open:
+        return T.ANY  # perhaps a column of a table whose columns are unknown
     if role == "zone":
         zones = [z for z in g.zones]
         env.report(unknown("E101", "zone", name, zones + env.local_names(), e.span))
@@ -171,6 +173,8 @@ def component_attribute(env: Env, kinds, name: str, span):
             continue
         if name in info.members:
             types.append(_member_type(env, info, name))
+        elif info.open:
+            types.append(T.ANY)
         else:
             missing.append(k)
     if missing:

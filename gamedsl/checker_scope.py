@@ -52,6 +52,7 @@ class KindInfo:
     members: Dict[str, Member]
     diags: List[Diagnostic] = attrs.Factory(list)
     busy: set = attrs.Factory(set)
+    open: bool = False  # from a table whose columns are unknown: any attribute may exist
 
 
 @attrs.define(eq=False)

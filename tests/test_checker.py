@@ -240,6 +240,54 @@ def test_too_big_file():
     assert game is None and [d.code for d in diags] == ["E001"]
 
 
+def test_without_sources_the_same_diagnostics_on_the_same_lines():
+    for path in sorted(BAD.glob("*.game")):
+        text = path.read_text("utf-8")
+        game, _ = parse(text, str(path))
+        if game is None:
+            continue
+        with_text = check(game, {str(path): text}).diagnostics
+        without = check(game).diagnostics
+        assert [d.code for d in with_text] == [d.code for d in without], path.name
+
+
+CSV_GAME = """\
+players 2
+table tiles from "tiles.csv"
+kind tile:
+  from tiles
+  copies count
+  show letter
+zone bag of tile
+setup:
+  move tile to bag
+turn:
+  say sum([t.points for t in bag]) + len(first(bag).letter)
+  say first(bag).nope
+"""
+CSV_TEXT = "letter,count,points\nA,9,1\nB,2,3\n"
+
+
+def test_csv_table_from_disk(tmp_path):
+    game_path = tmp_path / "tiles.game"
+    game_path.write_text(CSV_GAME)
+    (tmp_path / "tiles.csv").write_text(CSV_TEXT)
+    game, _ = parse(CSV_GAME, str(game_path))
+    result = check(game, {str(game_path): CSV_GAME})
+    assert [(d.code, d.span.line) for d in result.diagnostics] == [("E102", 12)]
+
+
+def test_csv_table_from_sources():
+    game, _ = parse(CSV_GAME, "tiles.game")
+    result = check(game, {"tiles.game": CSV_GAME, "tiles.csv": CSV_TEXT + "C,x,1\n"})
+    assert sorted(d.code for d in result.diagnostics) == ["E102", "E309"]
+
+
+def test_csv_table_unknown_when_not_on_disk():
+    game, _ = parse(CSV_GAME, "<text>")
+    assert check(game).diagnostics == []  # columns unknown: nothing to say
+
+
 # ---------------------------------------------------------------- types and signatures
 
 
