@@ -343,8 +343,12 @@ def _compare(e: A.Compare, env: Env, expect, role):
         l0, r0 = T.unwrap(lt), T.unwrap(rt)
         ok = (T.is_number(l0) and T.is_number(r0)) or ({l0, r0} <= {T.TEXT, T.ANY})
     if not ok:
+        kinds = {type(T.unwrap(lt)), type(T.unwrap(rt))}
+        hint = "an enum's value is written without quotes" if T.Enum in kinds and \
+            T.TEXT in (T.unwrap(lt), T.unwrap(rt)) else None
         env.report(Diagnostic("E205", f"cannot compare {T.render(lt)} with {T.render(rt)}"
-                              + ("" if e.op in ("==", "!=") else f" using '{e.op}'"), e.span))
+                              + ("" if e.op in ("==", "!=") else f" using '{e.op}'"), e.span,
+                              hint))
     return T.BOOL
 
 

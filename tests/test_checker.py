@@ -59,6 +59,17 @@ def test_bad_file(path: Path):
 # ---------------------------------------------------------------- clean games
 
 
+@pytest.mark.parametrize("path", sorted((Path(__file__).resolve().parent / "good").glob("*.game")),
+                         ids=lambda p: p.stem)
+def test_good_file_is_silent(path: Path):
+    text = path.read_text("utf-8")
+    diags, result = diagnose(text, str(path))
+    assert diags == [], render_all(diags, {str(path): text})
+    exprs = []
+    expressions(parse(text, str(path))[0], exprs)
+    assert [e for e in exprs if e not in result.types] == []
+
+
 def test_tictactoe_is_clean():
     path = ROOT / "examples" / "tictactoe.game"
     diags, _ = diagnose(path.read_text("utf-8"), str(path))
