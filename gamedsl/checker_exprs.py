@@ -409,7 +409,7 @@ def _tuple(e: A.TupleExpr, env: Env, expect, role):
 def _comprehension(e: A.Comprehension, env: Env, expect, role):
     item = iterate(e.source, env, "what follows 'in'")
     inner = env.child()
-    inner.bind(e.var, item, "comprehension variable", e.span)
+    inner.bind(e.var, item, "comprehension variable", e.span, shadow=True)
     if e.cond is not None:
         expect_bool(e.cond, inner, "the condition after 'if'")
     return T.List(infer(e.element, inner))
@@ -418,7 +418,7 @@ def _comprehension(e: A.Comprehension, env: Env, expect, role):
 def _sort(e: A.Sort, env: Env, expect, role):
     item = iterate(e.source, env, "what follows 'in'")
     inner = env.child()
-    inner.bind(e.var, item, "sort variable", e.span)
+    inner.bind(e.var, item, "sort variable", e.span, shadow=True)
     for key in e.keys:
         check_sort_key(key, inner)
     return T.List(item)

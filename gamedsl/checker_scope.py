@@ -217,10 +217,11 @@ class Env:
         return names + sorted(self.kind_members)
 
     def bind(self, name: str, type_, what: str, span, assignable: bool = False,
-             function_level: bool = False) -> Local:
-        """A new local name; E105 if it is taken (by a local or a global value)."""
+             function_level: bool = False, shadow: bool = False) -> Local:
+        """A new local name; E105 if it is taken (by a local or a global value). `shadow`:
+        it may hide an enclosing local (comprehension and sort variables, like Python)."""
         target = self.function if function_level else self
-        old = self.lookup(name)
+        old = None if shadow else self.lookup(name)
         if old is not None:
             old_what = "a name made with 'let'" if old.what == "let" else _a(old.what)
             self.diags.append(Diagnostic(

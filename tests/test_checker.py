@@ -222,6 +222,11 @@ def test_let_none_takes_a_value_later():
     assert codes(GAME.replace("{body}", "let best = none\n  best = current\n  say best")) == []
 
 
+def test_comprehension_variables_may_hide_locals():
+    assert codes(GAME.replace("{body}", "for c in deck:\n    say [c for c in deck]")) == []
+    assert codes(GAME.replace("{body}", "say [round for round in [1]]")) == ["E105"]
+
+
 def test_lets_are_function_level():
     assert codes(GAME.replace("{body}", "if true:\n    let x = 1\n  say x")) == []
 
