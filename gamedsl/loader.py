@@ -50,6 +50,20 @@ def beside(base: Path, name: str, span: Optional[A.Span]) -> Path:
     return base.parent / rel
 
 
+def merge(base: List, variant: List) -> List:
+    """A variant's declarations over its base's: one of the same kind and name replaces the
+    base's in place; new ones follow. A top-level `turn:` is the one phase of a simple game:
+    a variant that declares phases drops it, and a variant's `turn:` drops the base's phases."""
+    replaced = {_key(d): d for d in variant}
+    out = [replaced.pop(_key(d), d) for d in base]
+    out += [d for d in variant if _key(d) in replaced]
+    if any(isinstance(d, A.PhaseDecl) for d in variant) and not any(isinstance(d, A.TurnDecl) for d in variant):
+        out = [d for d in out if not isinstance(d, A.TurnDecl)]
+    elif any(isinstance(d, A.TurnDecl) for d in variant):
+        out = [d for d in out if not isinstance(d, A.PhaseDecl) or d in variant]
+    return out
+
+
 @attrs.define
 class Loaded:
     game: Optional[A.GameFile]
@@ -99,20 +113,11 @@ def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
         current_text = None
     if any(d.is_error for d in diags) or not chain:
         return Loaded(None, sources, diags)
-    merged: Dict[tuple, A.Decl] = {}
-    order: List[tuple] = []
-    for tree in reversed(chain):  # the base first; each variant replaces what it redeclares
-        for decl in tree.decls:
-            if isinstance(decl, A.ExtendsDecl):
-                continue
-            k = _key(decl)
-            if k not in merged:
-                order.append(k)
-            merged[k] = decl
-    if len(chain) > 1:
-        game = A.GameFile(chain[0].span, tuple(merged[k] for k in order))
-    else:
-        game = chain[0]
+    decls = list(chain[-1].decls)
+    for variant in reversed(chain[:-1]):  # from the base up, each variant over what it builds on
+        decls = merge(decls, variant.decls)
+    decls = [d for d in decls if not isinstance(d, A.ExtendsDecl)]
+    game = A.GameFile(chain[0].span, tuple(decls)) if len(chain) > 1 else chain[0]
     return Loaded(game, sources, diags)
 
 
