@@ -122,8 +122,9 @@ class Globals:
 
     def zone_type(self, decl: A.ZoneDecl) -> T.Zone:
         kinds = frozenset(k.name for k in decl.kinds if k.name in self.kinds)
-        grid = any(f.word == "grid" for f in decl.flags)
-        return T.Zone(decl.name, kinds, decl.per_player, grid)
+        grid = [f for f in decl.flags if f.word == "grid"]
+        bounded = any(isinstance(f.arg, tuple) for f in grid)
+        return T.Zone(decl.name, kinds, decl.per_player, bool(grid), bounded)
 
     def value_names(self) -> List[str]:
         """Every global name usable as a value (for 'did you mean')."""

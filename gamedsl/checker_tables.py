@@ -35,7 +35,11 @@ def build_table(g: Globals, decl: A.TableDecl) -> TableInfo:
     info = TableInfo(decl, {}, T.ANY, diags)
     seen: Dict[str, A.Column] = {}
     for col in columns:
-        if col.name in seen:
+        if not _written_name(col):
+            diags.append(Diagnostic("E309", "the header row names the columns: this cell is "
+                                    "no name", col.span,
+                                    "the first row of a table is its column names"))
+        elif col.name in seen:
             diags.append(Diagnostic("E301", f"table {decl.name} has two columns named "
                                     f"'{col.name}'", col.span))
         seen.setdefault(col.name, col)
@@ -61,6 +65,15 @@ def build_table(g: Globals, decl: A.TableDecl) -> TableInfo:
             key_index = [c.name for c in columns].index(decl.key)
             _check_keys(decl, [row[key_index] for row in rows if key_index < len(row)], diags)
     return info
+
+
+def _written_name(col: A.Column) -> bool:
+    """Is a header cell a name? (the AST turns any header cell into a Column: '-' is 'None')"""
+    if not re.fullmatch(r"[^\W\d]\w*", col.name):
+        return False
+    s = col.span
+    return col.type is not None or s.line != s.end_line or s.end_col - s.col == len(col.name) \
+        or s.file.endswith(".csv")
 
 
 def _column_type(g: Globals, decl, col: A.Column, cells, is_key: bool, diags) -> object:

@@ -221,6 +221,10 @@ def _neighbours(a):
 def _lines(a):
     a.grid(0)
     a.number(1)
+    t = T.unwrap(a.types[0])
+    if isinstance(t, T.Zone) and t.grid and not t.bounded:
+        a.diags.append(Diagnostic("E213", f"lines() needs a grid with a size, and zone {t.name} "
+                                  "has none", a.spans[0], "declare it 'grid W by H'"))
     return a.done(T.List(T.List(T.CELL)))
 
 

@@ -101,6 +101,7 @@ class Zone:
     kinds: frozenset
     per_player: bool = False
     grid: bool = False
+    bounded: bool = False  # a grid with a size (grid W by H)
 
     @property
     def component(self) -> Kind:
