@@ -132,6 +132,8 @@ def render(t) -> str:
     if isinstance(t, List):
         return f"list of {render(t.item)}"
     if isinstance(t, Optional):
+        if t.inner == ANY:
+            return "unknown"
         inner = render(t.inner)
         return f"({inner})?" if " " in inner else f"{inner}?"
     if isinstance(t, Tuple):
