@@ -302,12 +302,12 @@ class Compiler:
 
     def _csv_table(self, t: A.TableDecl):
         if self.read_file is None:
-            raise RuleError("E306", "data files can only be read from a game file on disk", t.span)
+            raise RuleError("E001", "data files can only be read from a game file on disk", t.span)
         text = self.read_file(t.source, t.span)
         reader = csv.reader(io.StringIO(text))
         header = next(reader, None)
         if not header:
-            raise RuleError("E306", f"'{t.source}' has no header row", t.span)
+            raise RuleError("E001", f"'{t.source}' has no header row", t.span)
         columns = [h.strip() for h in header]
         rows, kinds = [], []
         for record in reader:
@@ -375,7 +375,7 @@ class Compiler:
             return self._add(self._assign(s, scope))
         if isinstance(s, A.CallStmt):
             if s.call.name not in self.procs:
-                raise RuleError("E105", f"unknown procedure '{s.call.name}'", s.span)
+                raise RuleError("E103", f"unknown procedure '{s.call.name}'", s.span)
             return self._add(Stmt("call", s.span, s.call.name, [ex.expr(a, scope) for a in s.call.args]))
         if isinstance(s, A.Move):
             cell = ex.expr(s.cell, scope) if s.cell is not None else None
@@ -452,7 +452,7 @@ class Compiler:
                 return Stmt("assign", s.span, ("pvar", t.name, obj), s.op, value)
             if t.name in self.d.comp_states:
                 return Stmt("assign", s.span, ("cstate", t.name, obj), s.op, value)
-        raise RuleError("E206", "only variables, player variables and component states can be changed", t.span)
+        raise RuleError("E207", "only variables, player variables and component states can be changed", t.span)
 
 
 # ---------------------------------------------------------------- small helpers

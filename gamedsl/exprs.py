@@ -59,7 +59,7 @@ class ExprCompiler:
             owner = self.expr(e.obj, scope)
             name = e.name
             return lambda ctx: (name, owner(ctx))
-        raise RuleError("E210", "a zone is needed here (a zone's name, or p.zone for a player's zone)", e.span)
+        raise RuleError("E201", "a zone is needed here (a zone's name, or p.zone for a player's zone)", e.span)
 
     def is_zone(self, e, scope) -> bool:
         return (isinstance(e, A.Name) and e.name in self.d.shared_zones and e.name not in scope) or (
@@ -128,10 +128,15 @@ class ExprCompiler:
         if name in d.comp_attrs:
             cats.append("cattr")
         row_col = name in d.row_columns
-        if len([c for c in cats if c in ("pvar", "pzone")]) and len([c for c in cats if c.startswith("c")]):
+        owner_kind = kind_of_type(d.types.get(e.obj)) if d.types else None
+        if owner_kind == "player":
+            cats = [c for c in cats if c.startswith("p")]
+        elif owner_kind == "component":
+            cats = [c for c in cats if c.startswith("c")]
+        if any(c.startswith("p") for c in cats) and any(c.startswith("c") for c in cats):
             raise RuleError("E102", f"'{name}' is both a player's and a component's; rename one", span)
         if not cats and not row_col:
-            raise RuleError("E103", f"unknown attribute '{name}'", span)
+            raise RuleError("E102", f"unknown attribute '{name}'", span)
 
         def get(ctx):
             v = obj(ctx)
@@ -186,7 +191,7 @@ class ExprCompiler:
             return lambda ctx: [dict(r) for r in rows]
         spec = B.FUNCTIONS.get(e.name)
         if spec is None:
-            raise RuleError("E104", f"unknown function '{e.name}'", span)
+            raise RuleError("E103", f"unknown function '{e.name}'", span)
         args = [self.zone(a, scope) if i in spec.zone_args else self.expr(a, scope)
                 for i, a in enumerate(e.args)]
         impl = spec.impl
@@ -196,7 +201,7 @@ class ExprCompiler:
         if spec.impure:
             def impure(ctx):
                 if ctx.pure:
-                    raise RuleError("E505", f"'{e.name}' is random and cannot be used here", span)
+                    raise RuleError("E210", f"'{e.name}' is random and cannot be used here", span)
                 return impl(ctx, span, *[a(ctx) for a in args])
             return impure
         if len(args) == 1:

@@ -254,7 +254,7 @@ class Machine:
         stack = state["stack"]
         while stack and stack[-1]["k"] not in _LOOPS:
             if stack[-1]["k"] == "act":
-                raise RuleError("E402", "'break' outside a loop", s.span)
+                raise RuleError("E404", "'break' outside a loop", s.span)
             stack.pop()
         if stack:
             stack.pop()

@@ -47,7 +47,7 @@ class Program:
         for i, ph in enumerate(self.phases):
             if ph.name == name:
                 return i
-        raise RuleError("E401", f"unknown phase '{name}'")
+        raise RuleError("E403", f"unknown phase '{name}'")
 
     # ------------------------------------------------------------ components
     def catalogue(self, n: int, options: dict) -> Catalogue:

@@ -243,13 +243,14 @@ def parse(source: str, path: str = "<text>", start: str = "game_file") -> Tuple[
         return None, [_syntax_diagnostic(err, source, path)]
     except RecursionError:
         return None, [Diagnostic("E005", "the rule text is nested too deeply to read", A.Span(path, 1, 1, 1, 2))]
+    to_ast = ToAst(path)
     try:
-        result = ToAst(path).transform(tree)
+        result = to_ast.transform(tree)
     except VisitError as err:
         inner = err.orig_exc
         if isinstance(inner, NotCallable):
             return None, [Diagnostic("E003", "only a named function or procedure can be called", inner.span)]
         raise
-    diags: List[Diagnostic] = []
+    diags: List[Diagnostic] = list(to_ast.diags)
     result = finish_calls(result, diags)
     return result, diags

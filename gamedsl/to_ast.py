@@ -30,6 +30,13 @@ class ToAst(Transformer):
     def __init__(self, path: str):
         super().__init__(visit_tokens=False)
         self.path = path
+        self.diags = []  # what the grammar allows but the language does not (a second `copies`)
+
+    def _once(self, meta, owner: str, seen: set, item: str):
+        if item in seen:
+            self.diags.append(Diagnostic("E301", f"this {owner} has more than one '{item}'", self._span(meta),
+                                         "keep one, and delete or merge the others"))
+        seen.add(item)
 
     def _span(self, meta) -> A.Span:
         if getattr(meta, "empty", True):
@@ -160,7 +167,10 @@ class ToAst(Transformer):
         source = copies = show = None
         per_player = False
         attrs_, states = [], []
+        seen: set = set()
         for kind, value in items:
+            if kind in ("from", "copies", "show"):
+                self._once(meta, f"kind '{name}'", seen, kind)
             if kind == "from":
                 source = value
             elif kind == "copies":
@@ -258,7 +268,10 @@ class ToAst(Transformer):
     def phase_decl(self, meta, c):
         name, *items = c
         begin, turn, end_when, then = (), (), None, None
+        seen: set = set()
+        words = {"begin": "on begin", "turn": "turn", "end_when": "end when", "then": "then"}
         for kind, value in items:
+            self._once(meta, f"phase '{name}'", seen, words[kind])
             if kind == "begin":
                 begin = value
             elif kind == "turn":
