@@ -7,19 +7,14 @@ it optional. Ranges (`3..5`) and `12+` are key cells only.
 
 from __future__ import annotations
 
-import csv
-import io
-import os
 import re
-from pathlib import Path, PurePosixPath
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, List, Tuple
 
 from . import ast as A
 from . import types as T
 from .checker_scope import Globals, TableInfo, unknown
 from .diagnostics import Diagnostic
 
-MAX_TABLE_BYTES = 4 * 1024 * 1024
 _KIND_TYPE = {"number": T.NUMBER, "at_least": T.NUMBER, "range": T.NUMBER, "word": T.TEXT,
               "text": T.TEXT, "bool": T.BOOL}
 
@@ -27,11 +22,9 @@ _KIND_TYPE = {"number": T.NUMBER, "at_least": T.NUMBER, "range": T.NUMBER, "word
 def build_table(g: Globals, decl: A.TableDecl) -> TableInfo:
     diags: List[Diagnostic] = []
     columns, rows = decl.columns, decl.rows
-    if decl.source is not None:
-        loaded = _load_csv(g, decl, diags)
-        if loaded is None:
-            return TableInfo(decl, None, T.ANY, diags)
-        columns, rows = loaded
+    if decl.source is not None and not columns:
+        # The loader reads a table's CSV file into the node; without it, nothing is known.
+        return TableInfo(decl, None, T.ANY, diags)
     info = TableInfo(decl, {}, T.ANY, diags)
     seen: Dict[str, A.Column] = {}
     for col in columns:
@@ -157,75 +150,3 @@ def _cell_text(cell: A.Cell) -> str:
     if cell.kind == "range":
         return f"{cell.value[0]}..{cell.value[1]}"
     return str(cell.value)
-
-
-# ---------------------------------------------------------------- CSV tables
-
-
-def table_file_path(game_file: str, source: str) -> Optional[str]:
-    """The path of a CSV table beside the game, or None if it leaves the game's folder."""
-    p = PurePosixPath(source.replace("\\", "/"))
-    if p.is_absolute() or ".." in p.parts or re.match(r"^[A-Za-z]:", source):
-        return None
-    return os.path.join(os.path.dirname(game_file), *p.parts)
-
-
-def _load_csv(g: Globals, decl: A.TableDecl, diags) -> Optional[tuple]:
-    span = g.locate(decl.span, r'from\s+("[^"]*")')
-    path = table_file_path(g.file, decl.source)
-    if path is None:
-        diags.append(Diagnostic("E007", f"'{decl.source}': a game may only name files beside "
-                                "it (no absolute paths, no '..')", span))
-        return None
-    text = g.sources.get(path, g.sources.get(decl.source))
-    if text is None:
-        disk = Path(path)
-        if disk.is_file():
-            if disk.stat().st_size > MAX_TABLE_BYTES:
-                diags.append(Diagnostic("E001", f"'{decl.source}' is larger than "
-                                        f"{MAX_TABLE_BYTES // 1024} KiB", span))
-                return None
-            text = disk.read_text("utf-8", errors="replace")
-        elif Path(g.file).is_file():
-            diags.append(Diagnostic("E001", f"cannot read '{decl.source}': no such file", span,
-                                    f"looked for {path}"))
-            return None
-        else:
-            return None  # checking text that is not on disk: columns unknown
-    return parse_csv(text, path)
-
-
-def parse_csv(text: str, path: str) -> tuple:
-    """CSV text -> (columns, rows) as the table nodes a literal table would have."""
-    records = [r for r in csv.reader(io.StringIO(text)) if any(c.strip() for c in r)]
-    if not records:
-        return (), ()
-    columns = []
-    for i, head in enumerate(records[0]):
-        name, _, type_name = head.partition(":")
-        span = A.Span(path, 1, i + 1, 1, i + 2)
-        type_ref = A.TypeName(span, type_name.strip()) if type_name.strip() else None
-        columns.append(A.Column(span, name.strip(), type_ref))
-    rows = []
-    for n, record in enumerate(records[1:], 2):
-        rows.append(tuple(csv_cell(value.strip(), A.Span(path, n, i + 1, n, i + 2))
-                          for i, value in enumerate(record)))
-    return tuple(columns), tuple(rows)
-
-
-def csv_cell(value: str, span: A.Span) -> A.Cell:
-    if value in ("", "-"):
-        return A.Cell(span, "empty", None)
-    if value in ("true", "false"):
-        return A.Cell(span, "bool", value == "true")
-    if re.fullmatch(r"-?\d+", value):
-        return A.Cell(span, "number", int(value))
-    if re.fullmatch(r"-?\d+\.\d+", value):
-        return A.Cell(span, "number", float(value))
-    m = re.fullmatch(r"(\d+)\+", value)
-    if m:
-        return A.Cell(span, "at_least", int(m.group(1)))
-    m = re.fullmatch(r"(\d+)\.\.(\d+)", value)
-    if m:
-        return A.Cell(span, "range", (int(m.group(1)), int(m.group(2))))
-    return A.Cell(span, "word" if re.fullmatch(r"[^\W\d]\w*", value) else "text", value)

@@ -8,9 +8,6 @@ rules stand" as plain numbers in the state.
 
 from __future__ import annotations
 
-import csv
-import io
-import re
 from typing import Callable, Dict, List, Optional
 
 import attrs
@@ -18,9 +15,6 @@ import attrs
 from . import ast as A
 from .errors import RuleError
 from .exprs import ExprCompiler, value_kind
-
-READ_FILE = Callable[[str, A.Span], str]  # reads a data file beside the game (loader checks the path)
-
 
 # ---------------------------------------------------------------- declarations
 
@@ -167,9 +161,8 @@ class Catalogue:
 
 
 class Compiler:
-    def __init__(self, game: A.GameFile, read_file: Optional[READ_FILE] = None, types: Optional[dict] = None):
+    def __init__(self, game: A.GameFile, types: Optional[dict] = None):
         self.game = game
-        self.read_file = read_file
         self.d = Decls(types=types or {})
         self.ex = ExprCompiler(self.d)
         self.blocks: List[tuple] = []
@@ -286,37 +279,14 @@ class Compiler:
         return pure
 
     def _table(self, t: A.TableDecl) -> Table:
-        if t.source is not None:
-            columns, rows, kinds = self._csv_table(t)
-        else:
-            columns = [c.name for c in t.columns]
-            rows, kinds = [], []
-            for r in t.rows:
-                rows.append({col: _cell_value(cell) for col, cell in zip(columns, r)})
-                kinds.append({col: cell for col, cell in zip(columns, r)})
+        # A table from a CSV file arrives with its rows read in by the loader.
+        columns = [c.name for c in t.columns]
+        rows = [{col: _cell_value(cell) for col, cell in zip(columns, r)} for r in t.rows]
         table = Table(t.name, columns, rows, t.key)
-        if t.key:
-            for cells in kinds:
-                table.matchers.append(_matcher(cells.get(t.key)))
+        if t.key in columns:
+            k = columns.index(t.key)
+            table.matchers = [_matcher(r[k] if k < len(r) else None) for r in t.rows]
         return table
-
-    def _csv_table(self, t: A.TableDecl):
-        if self.read_file is None:
-            raise RuleError("E001", "data files can only be read from a game file on disk", t.span)
-        text = self.read_file(t.source, t.span)
-        reader = csv.reader(io.StringIO(text))
-        header = next(reader, None)
-        if not header:
-            raise RuleError("E001", f"'{t.source}' has no header row", t.span)
-        columns = [h.strip() for h in header]
-        rows, kinds = [], []
-        for record in reader:
-            if not any(x.strip() for x in record):
-                continue
-            cells = {col: _csv_cell(v.strip(), t.span) for col, v in zip(columns, record)}
-            rows.append({col: _cell_value(c) for col, c in cells.items()})
-            kinds.append(cells)
-        return columns, rows, kinds
 
     def _zone(self, z: A.ZoneDecl) -> ZoneInfo:
         info = ZoneInfo(z.name, z.per_player, tuple(k.name for k in z.kinds))
@@ -498,20 +468,3 @@ def _matcher(cell: Optional[A.Cell]):
         return lambda k: isinstance(k, (int, float)) and not isinstance(k, bool) and lo <= k <= hi
     v = cell.value
     return lambda k: k == v and type(k) is not bool or (isinstance(v, bool) and k is v)
-
-
-_INT = re.compile(r"-?[0-9]+$")
-_DEC = re.compile(r"-?[0-9]+\.[0-9]+$")
-
-
-def _csv_cell(text: str, span) -> A.Cell:
-    if text in ("", "-"):
-        return A.Cell(span, "empty", None)
-    if _INT.match(text):
-        return A.Cell(span, "number", int(text))
-    if _DEC.match(text):
-        return A.Cell(span, "number", float(text))
-    if text in ("true", "false"):
-        return A.Cell(span, "bool", text == "true")
-    return A.Cell(span, "word", text)
-

@@ -15,6 +15,7 @@ from . import ast as A
 from .diagnostics import Diagnostic, GameError
 from .errors import RuleError
 from .syntax import MAX_SOURCE_BYTES, parse
+from .tablefiles import parse_csv
 
 MAX_EXTENDS = 10
 
@@ -62,6 +63,24 @@ def merge(base: List, variant: List) -> List:
     elif any(isinstance(d, A.TurnDecl) for d in variant):
         out = [d for d in out if not isinstance(d, A.PhaseDecl) or d in variant]
     return out
+
+
+def read_table_file(decl: A.TableDecl, sources: Dict[str, str], diags: List[Diagnostic]) -> A.TableDecl:
+    """A `table T from "file.csv"`, with the file's columns and rows read into the node."""
+    line = sources.get(decl.span.file, "").splitlines()[decl.span.line - 1:decl.span.line]
+    col = (line[0].find('"' + decl.source) + 1) if line else decl.span.col
+    span = A.Span(decl.span.file, decl.span.line, col or decl.span.col, decl.span.line,
+                  (col or decl.span.col) + len(decl.source) + 2)
+    try:
+        path = beside(Path(decl.span.file), decl.source, span)
+        text = read_text(path, span)
+    except GameError as err:
+        diags.extend(err.diagnostics)
+        return decl
+    columns, rows = parse_csv(text, str(path))
+    if not columns:
+        diags.append(Diagnostic("E001", f"'{decl.source}' has no header row naming the columns", span))
+    return attrs.evolve(decl, columns=columns, rows=rows)
 
 
 @attrs.define
@@ -116,8 +135,9 @@ def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
     decls = list(chain[-1].decls)
     for variant in reversed(chain[:-1]):  # from the base up, each variant over what it builds on
         decls = merge(decls, variant.decls)
-    decls = [d for d in decls if not isinstance(d, A.ExtendsDecl)]
-    game = A.GameFile(chain[0].span, tuple(decls)) if len(chain) > 1 else chain[0]
+    decls = [read_table_file(d, sources, diags) if isinstance(d, A.TableDecl) and d.source else d
+             for d in decls if not isinstance(d, A.ExtendsDecl)]
+    game = A.GameFile(chain[0].span, tuple(decls))
     return Loaded(game, sources, diags)
 
 
@@ -135,13 +155,8 @@ def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None)
     diags.extend(result.diagnostics)
     if any(d.is_error for d in diags):
         raise GameError(diags)
-    base = Path(path)
-
-    def read_file(name: str, span: A.Span) -> str:
-        return read_text(beside(Path(span.file) if span.file else base, name, span), span)
-
     try:
-        program = Compiler(loaded.game, read_file, types=result.types).compile()
+        program = Compiler(loaded.game, types=result.types).compile()
     except RuleError as err:
         raise GameError(diags + [err.diagnostic()]) from None
     kwargs = {"max_steps": max_steps} if max_steps else {}

@@ -143,9 +143,8 @@ class Machine:
         if flow["turns"] >= flow["max_turns"]:
             flow["over"], flow["unfinished"] = True, True
             return
-        if phase.end_when is not None and phase.end_when(self.ctx(state, {})):
-            self._end_phase(state)
-            return
+        # Who plays next, and whether that begins a new round, is settled before `end when`
+        # is asked, so `end when round > 3` ends the phase after exactly three rounds.
         nxt = flow["next"] if flow["next"] is not None else (flow["current"] + 1) % state["n"]
         flow["next"] = None
         if nxt == flow["start"]:
@@ -153,6 +152,9 @@ class Machine:
                 flow["over"] = True
                 return
             flow["round"] += 1
+        if phase.end_when is not None and phase.end_when(self.ctx(state, {})):
+            self._end_phase(state)
+            return
         self._start_turn(state, nxt)
 
     def _enter_phase(self, state, index: int) -> None:

@@ -561,7 +561,7 @@ class ToAst(Transformer):
         return A.Sort(self._span(meta), str(c[0]), c[1], c[2])
 
     def sort_keys(self, c):
-        return tuple(c)
+        return tuple(k for k in c if isinstance(k, A.SortKey))
 
     @v_args(meta=True)
     def sort_key(self, meta, c):

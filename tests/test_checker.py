@@ -25,11 +25,13 @@ EXPECT = re.compile(r"^#\s*expect:\s*([EW]\d{3})\s+(\d+):(\d+)\s*$", re.M)
 
 
 def diagnose(text: str, path: str = "test.game"):
-    game, diags = parse(text, path)
-    result = None
-    if game is not None:
-        result = check(game, {path: text})
-        diags = list(diags) + result.diagnostics
+    """What `gamedsl check` reports: read (with variants and table files), then check."""
+    from gamedsl.loader import parse_with_extends
+    loaded = parse_with_extends(path, text)
+    diags, result = list(loaded.diagnostics), None
+    if loaded.game is not None:
+        result = check(loaded.game, loaded.sources)
+        diags += result.diagnostics
     return diags, result
 
 
@@ -285,24 +287,23 @@ turn:
 CSV_TEXT = "letter,count,points\nA,9,1\nB,2,3\n"
 
 
-def test_csv_table_from_disk(tmp_path):
+def csv_game(tmp_path, csv_text=None):
     game_path = tmp_path / "tiles.game"
-    game_path.write_text(CSV_GAME)
-    (tmp_path / "tiles.csv").write_text(CSV_TEXT)
-    game, _ = parse(CSV_GAME, str(game_path))
-    result = check(game, {str(game_path): CSV_GAME})
-    assert [(d.code, d.span.line) for d in result.diagnostics] == [("E102", 12)]
+    if csv_text is not None:
+        (tmp_path / "tiles.csv").write_text(csv_text)
+    return diagnose(CSV_GAME, str(game_path))[0]
 
 
-def test_csv_table_from_sources():
-    game, _ = parse(CSV_GAME, "tiles.game")
-    result = check(game, {"tiles.game": CSV_GAME, "tiles.csv": CSV_TEXT + "C,x,1\n"})
-    assert sorted(d.code for d in result.diagnostics) == ["E102", "E309"]
+def test_csv_table_from_disk(tmp_path):
+    assert [(d.code, d.span.line) for d in csv_game(tmp_path, CSV_TEXT)] == [("E102", 12)]
 
 
-def test_csv_table_unknown_when_not_on_disk():
-    game, _ = parse(CSV_GAME, "<text>")
-    assert check(game).diagnostics == []  # columns unknown: nothing to say
+def test_csv_table_cells_are_checked(tmp_path):
+    assert sorted(d.code for d in csv_game(tmp_path, CSV_TEXT + "C,x,1\n")) == ["E102", "E309"]
+
+
+def test_csv_table_missing(tmp_path):
+    assert [(d.code, d.span.line, d.span.col) for d in csv_game(tmp_path)] == [("E001", 2, 18)]
 
 
 # ---------------------------------------------------------------- types and signatures

@@ -169,3 +169,47 @@ def test_clone_is_deep(tmp_path):
     c = clone(s)
     c["pvars"]["total"][0] = 99
     assert s["pvars"]["total"][0] == 0
+
+
+ROUNDS = '''
+game "Rounds"
+players 2..3
+player var turns: number = 0
+var order: list of player = []
+
+phase play:
+  turn:
+    current.turns += 1
+    choose by current:
+      ok "ok":
+        pass
+  end when round > 2
+  then tally
+
+phase tally:
+  on begin:
+    order = sort p in players by most seat(p), then fewest p.turns
+
+score of p: p.turns
+'''
+
+
+def test_end_when_round_counts_whole_rounds(tmp_path):
+    g = game_from(ROUNDS, tmp_path)
+    for n in (2, 3):
+        s = g.new_game(n)
+        while not g.is_over(s):
+            s = g.apply(s, g.legal_moves(s)[0])
+        assert g.results(s)["scores"] == [2] * n
+        assert s["vars"]["order"] == list(reversed(range(n)))
+
+
+def test_a_sort_ends_at_a_plain_comma(tmp_path):
+    text = ROUNDS + "def leader() = first(sort p in players by most p.turns, then fewest seat(p))\n"
+    text += "result once of p: count(sort q in players by most q.turns, p)\n"
+    g = game_from(text.replace("order = sort", "order = [leader()] + sort"), tmp_path)
+    s = g.new_game(2)
+    while not g.is_over(s):
+        s = g.apply(s, g.legal_moves(s)[0])
+    assert s["vars"]["order"] == [0, 1, 0]
+    assert g.results(s)["fields"]["once"] == [1, 1]
