@@ -590,6 +590,17 @@ class ResultDecl:
 
 
 @node
+class PublicDecl:
+    """``public name of p: expr``: a fact about each player that every seat sees, even when
+    it is computed from what they cannot see (how many cards are left of a marker)."""
+
+    span: Span
+    name: str
+    var: str
+    expr: Expr
+
+
+@node
 class GameFile:
     span: Span
     decls: tuple

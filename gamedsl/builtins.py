@@ -278,6 +278,58 @@ def _lines(ctx, span, zone, n):
     return out
 
 
+# ---------------------------------------------------------------- sequences
+
+
+def _distinct_numbers(v, span, what):
+    return sorted({x for x in _numbers(v, span, what)})
+
+
+def _runs(ctx, span, v, n):
+    """Maximal runs of consecutive numbers (each number once), of at least n numbers."""
+    out, run = [], []
+    for x in _distinct_numbers(v, span, "runs"):
+        if run and x == run[-1] + 1:
+            run.append(x)
+        else:
+            if run and len(run) >= n:
+                out.append(run)
+            run = [x]
+    if run and len(run) >= n:
+        out.append(run)
+    return out
+
+
+def _longest_run(ctx, span, v):
+    return max((len(r) for r in _runs(ctx, span, v, 1)), default=0)
+
+
+def _chain(ctx, span, v, start, jokers):
+    have = set(_numbers(v, span, "chain"))
+    length, needed, x = 0, 0, start
+    while True:
+        if x not in have:
+            needed += 1
+            if needed > jokers:
+                return length
+        length += 1
+        x += 1
+        if length > len(have) + jokers:
+            return length
+
+
+def _counts(ctx, span, v):
+    out: list = []
+    for x in as_list(v, span):
+        for pair in out:
+            if pair[0] == x:
+                pair[1] += 1
+                break
+        else:
+            out.append([x, 1])
+    return out
+
+
 FUNCTIONS = {
     "len": Builtin(_len),
     "sum": Builtin(lambda ctx, span, v: sum(_numbers(v, span, "sum"))),
@@ -311,4 +363,8 @@ FUNCTIONS = {
     "at": Builtin(_at, zone_args=frozenset({0}), yields="component"),
     "neighbours": Builtin(_neighbours, yields="cell"),
     "lines": Builtin(_lines, zone_args=frozenset({0}), yields="cell"),
+    "runs": Builtin(_runs),
+    "longest_run": Builtin(_longest_run),
+    "chain": Builtin(_chain),
+    "counts": Builtin(_counts),
 }

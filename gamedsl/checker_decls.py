@@ -20,7 +20,8 @@ VAR_FLAGS = ("secret",)
 
 _KEYWORD = {A.EnumDecl: "enum", A.OptionDecl: "option", A.TableDecl: "table",
             A.KindDecl: "kind", A.ZoneDecl: "zone", A.VarDecl: "var", A.DefDecl: "def",
-            A.ProcDecl: "procedure", A.PhaseDecl: "phase", A.ResultDecl: "result"}
+            A.ProcDecl: "procedure", A.PhaseDecl: "phase", A.ResultDecl: "result",
+            A.PublicDecl: "public"}
 
 
 def name_span(g: Globals, decl) -> A.Span:
@@ -170,7 +171,7 @@ def check_duplicates(g: Globals) -> List[Diagnostic]:
     seen = {}
     singles = {A.GameDecl: "game", A.PlayersDecl: "players", A.SetupDecl: "setup",
                A.TurnDecl: "turn", A.ScoreDecl: "score", A.TiebreakDecl: "tiebreak"}
-    results, phases = {}, {}
+    results, phases, publics = {}, {}, {}
     for d in g.decls:
         if type(d) in singles:
             word = singles[type(d)]
@@ -179,8 +180,8 @@ def check_duplicates(g: Globals) -> List[Diagnostic]:
                                         f"{seen[word].span.line})", head_span(d.span, len(word))))
             seen.setdefault(word, d)
             continue
-        if isinstance(d, (A.PhaseDecl, A.ResultDecl)):
-            table = phases if isinstance(d, A.PhaseDecl) else results
+        if isinstance(d, (A.PhaseDecl, A.ResultDecl, A.PublicDecl)):
+            table = {A.PhaseDecl: phases, A.ResultDecl: results, A.PublicDecl: publics}[type(d)]
             if d.name in table:
                 diags.append(Diagnostic("E301", f"two {_KEYWORD[type(d)]}s named '{d.name}' "
                                         f"(the first is at line {table[d.name].span.line})",

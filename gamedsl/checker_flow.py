@@ -94,6 +94,8 @@ def check_scoring(g: Globals) -> List[Diagnostic]:
             check_sort_key(key, env)
     for d in g.of(A.ResultDecl):
         infer(d.expr, _player_env(g, diags, d, "in 'result'"))
+    for d in g.of(A.PublicDecl):
+        infer(d.expr, _player_env(g, diags, d, "in 'public'"))
     return diags
 
 

@@ -249,6 +249,7 @@ class Compiler:
         score = one(A.ScoreDecl)
         tiebreak = one(A.TiebreakDecl)
         results = by_type.get(A.ResultDecl, [])
+        publics = by_type.get(A.PublicDecl, [])
         players = one(A.PlayersDecl)
         title = one(A.GameDecl)
         program = Program(
@@ -264,6 +265,8 @@ class Compiler:
                                      for k in tiebreak.keys]) if tiebreak else None,
             results=[(r.name, r.var, self.ex.expr(r.expr, {r.var}), value_kind(r.expr, self.d, {r.var: "player"}))
                      for r in results],
+            publics=[(r.name, r.var, self.ex.expr(r.expr, {r.var}), value_kind(r.expr, self.d, {r.var: "player"}))
+                     for r in publics],
         )
         program.compiler = self  # scenarios compile their own snippets against the same names
         return program

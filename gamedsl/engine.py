@@ -228,6 +228,7 @@ class Game:
             "vars": dict(state["vars"]), "pvars": pvars, "zones": zones, "cstate": cstate,
             "shows": {str(c): cat.show[c] for c in sorted(visible)},
             "submitted": mine, "said": list(state["said"]),
+            "public": self._per_player(state, p.publics),
         }
 
     # ------------------------------------------------------------ the end
@@ -241,6 +242,9 @@ class Game:
             ctx.env = {var: seat}
             out.append(fn(ctx))
         return out
+
+    def _per_player(self, state: dict, facts: list) -> dict:
+        return _written_per_player(self, state, facts)
 
     def results(self, state: dict) -> dict:
         """Scores, ranks (1 = first; equal players share a rank), winners and declared result fields."""
@@ -256,21 +260,28 @@ class Game:
                 k.extend(f(ctx) if most else _negate(f(ctx)) for f, most in fns)
             keys.append(k)
         ranks = [1 + sum(1 for other in keys if _greater(other, mine)) for mine in keys]
-        fields = {}
-        cat = self.machine.catalogue(state)
-        for name, var, fn, kind in p.results:
-            values = []
-            for seat in range(n):
-                ctx.env = {var: seat}
-                values.append(self.program.write(fn(ctx), kind, cat) if kind in ("player", "component")
-                              else fn(ctx))
-            fields[name] = values
+        fields = self._per_player(state, p.results)
         finished = bool(flow["over"]) and not flow["unfinished"]
         return {
             "finished": finished, "unfinished": bool(flow["unfinished"]), "scores": scores, "ranks": ranks,
             "winners": [s for s in range(n) if ranks[s] == 1] if finished else [],
             "turns": flow["turns"], "fields": fields,
         }
+
+
+def _written_per_player(game: "Game", state: dict, facts: list) -> dict:
+    """Declared per-player values (`result`, `public`): players and components written as text."""
+    p = game.program
+    ctx = Ctx(p, state, {}, game.machine.catalogue(state), pure=True)
+    out = {}
+    for name, var, fn, kind in facts:
+        values = []
+        for seat in range(state["n"]):
+            ctx.env = {var: seat}
+            v = fn(ctx)
+            values.append(p.write(v, kind, ctx.cat) if kind in ("player", "component") else v)
+        out[name] = values
+    return out
 
 
 def _negate(v):

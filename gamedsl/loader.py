@@ -22,7 +22,7 @@ MAX_EXTENDS = 10
 # Declarations a variant replaces by name; the others (game, players, setup, turn,
 # score, tiebreak) there is one of, and a variant's replaces the base's.
 _NAMED = (A.OptionDecl, A.EnumDecl, A.TableDecl, A.KindDecl, A.ZoneDecl, A.VarDecl, A.DefDecl,
-          A.ProcDecl, A.PhaseDecl, A.ResultDecl)
+          A.ProcDecl, A.PhaseDecl, A.ResultDecl, A.PublicDecl)
 
 
 def _key(decl):

@@ -37,6 +37,7 @@ class Program:
     score: Optional[Tuple[str, Callable]]
     tiebreak: Optional[Tuple[str, list]]
     results: list
+    publics: list
     _catalogues: dict = attrs.Factory(dict)
     compiler: object = None
 

@@ -228,6 +228,29 @@ def _lines(a):
     return a.done(T.List(T.List(T.CELL)))
 
 
+def _runs(a):
+    _numbers_list(a, 0)
+    a.number(1)
+    return a.done(T.List(T.List(T.NUMBER)))
+
+
+def _longest_run(a):
+    _numbers_list(a, 0)
+    return a.done(T.NUMBER)
+
+
+def _chain(a):
+    _numbers_list(a, 0)
+    a.number(1)
+    a.number(2)
+    return a.done(T.NUMBER)
+
+
+def _counts(a):
+    item = a.items(0, "a list")
+    return a.done(T.List(T.Tuple((item, T.NUMBER))))
+
+
 def _b(usage, lo, hi, fn, summary, pure=True) -> Builtin:
     name = usage.split("(")[0]
 
@@ -269,6 +292,11 @@ BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
     _b("at(grid, cell)", 2, 2, _at, "the component on a cell, or none"),
     _b("neighbours(cell)", 1, 1, _neighbours, "the four cells next to a cell"),
     _b("lines(grid, n)", 2, 2, _lines, "every straight line of n cells of a bounded grid"),
+    _b("runs(L, n)", 2, 2, _runs, "the longest runs of at least n consecutive numbers, lowest first"),
+    _b("longest_run(L)", 1, 1, _longest_run, "how many numbers the longest run of consecutive ones has"),
+    _b("chain(L, start, jokers)", 3, 3, _chain,
+       "how long the chain start, start+1, ... is, made of L's numbers and that many jokers"),
+    _b("counts(L)", 1, 1, _counts, "each distinct item with how many times it appears: [(x, n), ...]"),
 ]}
 
 

@@ -307,6 +307,10 @@ class ToAst(Transformer):
         return A.ResultDecl(self._span(meta), str(c[0]), str(c[1]), c[2])
 
     @v_args(meta=True)
+    def public_decl(self, meta, c):
+        return A.PublicDecl(self._span(meta), str(c[0]), str(c[1]), c[2])
+
+    @v_args(meta=True)
     def type_name(self, meta, c):
         return A.TypeName(self._span(meta), str(c[0]))
 

@@ -213,3 +213,57 @@ def test_a_sort_ends_at_a_plain_comma(tmp_path):
         s = g.apply(s, g.legal_moves(s)[0])
     assert s["vars"]["order"] == [0, 1, 0]
     assert g.results(s)["fields"]["once"] == [1, 1]
+
+
+SEQUENCES = '''
+game "Sequences"
+players 2
+var numbers: list of number = [5, 1, 2, 3, 9, 7, 8, 2]
+result r of p: runs(numbers, 2)
+result longest of p: longest_run(numbers)
+result chain0 of p: chain([0, 1, 3], 0, seat(p) - 1)
+result tally of p: counts([3, 1, 3])
+result nothing of p: longest_run([])
+
+turn:
+  end game
+'''
+
+
+def test_sequence_builtins(tmp_path):
+    g = game_from(SEQUENCES, tmp_path)
+    s = g.new_game(2)
+    fields = g.results(s)["fields"]
+    assert fields["r"][0] == [[1, 2, 3], [7, 8, 9]]
+    assert fields["longest"][0] == 3
+    assert fields["chain0"] == [2, 4]   # 0,1 then a gap; with one joker 0,1,(2),3
+    assert fields["tally"][0] == [[3, 2], [1, 1]]
+    assert fields["nothing"][0] == 0
+
+
+PUBLIC = '''
+game "Public facts"
+players 2
+kind card:
+  copies 6
+player zone hand of card: owner
+zone deck of card: hidden
+public cards of p: len(p.hand)
+public big of p: len([c for c in p.hand if c > 2])
+
+setup:
+  move card to deck
+  draw 2 from deck to first(players).hand
+  draw 1 from deck to last(players).hand
+
+turn:
+  end game
+'''
+
+
+def test_public_facts_are_seen_by_every_seat(tmp_path):
+    g = game_from(PUBLIC.replace("c > 2", "seat(holder(c)) > 0"), tmp_path)
+    s = g.new_game(2)
+    for seat in (0, 1):
+        assert g.view(s, seat)["public"] == {"cards": [2, 1], "big": [2, 1]}
+    assert g.view(s, 1)["zones"]["hand"][0] == {"count": 2}
