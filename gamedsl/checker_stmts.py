@@ -129,9 +129,26 @@ def assign_target(target, env: Env):
             return _not_assignable(env, target, f"'{name}' is a column of table {obj.table}",
                                    "tables do not change")
         return t
+    if isinstance(target, A.Index):
+        return _item_target(target, env)
     infer(target, env)
-    return _not_assignable(env, target, "an item of a list" if isinstance(target, A.Index)
-                           else "this expression")
+    return _not_assignable(env, target, "this expression")
+
+
+def _item_target(target: A.Index, env: Env):
+    """`x.levels[2] += 1`: an item of a list that can itself be changed."""
+    base = assign_target(target.obj, env)
+    if base is None:
+        infer(target.index, env)
+        return None
+    item = T.item_type(T.unwrap(base))
+    if item is None or not isinstance(T.unwrap(base), T.List):
+        infer(target.index, env)
+        return _not_assignable(env, target, f"{T.render(base)} has no items to change",
+                               "only an item of a list changes: 'x.levels[0] = 2'")
+    expect_type(target.index, env, T.NUMBER, "a position in the list")
+    env.g.types[target] = item
+    return item
 
 
 def _member_what(m) -> str:

@@ -411,21 +411,27 @@ class Compiler:
 
     def _assign(self, s: A.Assign, scope) -> Stmt:
         value = self.ex.expr(s.value, scope)
-        t = s.target
+        return Stmt("assign", s.span, self._target(s.target, scope), s.op, value)
+
+    def _target(self, t, scope) -> tuple:
+        """Where an assignment writes: (where, name, object or base target, position)."""
         if isinstance(t, A.Name):
             if t.name in scope:
-                return Stmt("assign", s.span, ("local", t.name, None), s.op, value)
+                return ("local", t.name, None)
             if t.name == "start_player":
-                return Stmt("assign", s.span, ("start", None, None), s.op, value)
+                return ("start", None, None)
             if t.name in self.d.global_vars:
-                return Stmt("assign", s.span, ("global", t.name, None), s.op, value)
+                return ("global", t.name, None)
         if isinstance(t, A.Attribute):
             obj = self.ex.expr(t.obj, scope)
             if t.name in self.d.player_vars:
-                return Stmt("assign", s.span, ("pvar", t.name, obj), s.op, value)
+                return ("pvar", t.name, obj)
             if t.name in self.d.comp_states:
-                return Stmt("assign", s.span, ("cstate", t.name, obj), s.op, value)
-        raise RuleError("E207", "only variables, player variables and component states can be changed", t.span)
+                return ("cstate", t.name, obj)
+        if isinstance(t, A.Index):
+            return ("item", self._target(t.obj, scope), self.ex.expr(t.index, scope))
+        raise RuleError("E207", "only variables, player variables, component states and their "
+                        "list items can be changed", t.span)
 
 
 # ---------------------------------------------------------------- small helpers

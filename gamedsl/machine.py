@@ -191,23 +191,37 @@ class Machine:
     def _x_pass(self, state, s):
         pass
 
+    def _slot(self, state, ctx, target, span):
+        """The container and key an assignment target names (an item: of a fresh copy of its
+        list, so a list shared with another name or component never changes under it)."""
+        where, name, obj = target
+        if where == "local":
+            return ctx.env, name
+        if where == "global":
+            return state["vars"], name
+        if where == "start":
+            return state["flow"], "start"
+        if where == "pvar":
+            return state["pvars"][name], obj(ctx)
+        if where == "item":
+            container, key = self._slot(state, ctx, name, span)
+            seq, i = container[key], obj(ctx)
+            if not isinstance(seq, list):
+                raise RuleError("E504", f"only an item of a list can change, not of {plain(seq)}", span)
+            if not (is_number(i) and int(i) == i and -len(seq) <= i < len(seq)):
+                raise RuleError("E504", f"position {plain(i)} is outside this list of {len(seq)}", span)
+            container[key] = seq = list(seq)
+            return seq, int(i)
+        comp = obj(ctx)  # a component's state
+        if comp is None or ctx.cat.kind[comp] not in self.p.decls.comp_states[name]:
+            raise RuleError("E504", f"this component has no state '{name}'", span)
+        return state["cstate"][name], comp
+
     def _x_assign(self, state, s):
         ctx = self.ctx(state)
-        where, name, obj = s.a
+        where = s.a[0]
         value = s.c(ctx)
-        if where == "local":
-            container, key = ctx.env, name
-        elif where == "global":
-            container, key = state["vars"], name
-        elif where == "start":
-            container, key = state["flow"], "start"
-        elif where == "pvar":
-            container, key = state["pvars"][name], obj(ctx)
-        else:  # a component's state
-            comp = obj(ctx)
-            if comp is None or ctx.cat.kind[comp] not in self.p.decls.comp_states[name]:
-                raise RuleError("E504", f"this component has no state '{name}'", s.span)
-            container, key = state["cstate"][name], comp
+        container, key = self._slot(state, ctx, s.a, s.span)
         if s.b != "=":
             old = container[key]
             if not (is_number(old) and is_number(value)):

@@ -267,3 +267,44 @@ def test_public_facts_are_seen_by_every_seat(tmp_path):
     for seat in (0, 1):
         assert g.view(s, seat)["public"] == {"cards": [2, 1], "big": [2, 1]}
     assert g.view(s, 1)["zones"]["hand"][0] == {"count": 2}
+
+
+ITEMS = '''
+game "List items"
+players 2
+kind box:
+  copies 2
+  state tally: list of number = [0, 0]
+player var marks: list of number = [1, 1, 1]
+var before: list of number = []
+
+setup:
+  let b = first(box)
+  before = b.tally
+  b.tally[seat(last(players)) - 1] += 3
+  last(players).marks[-1] = 7
+
+turn:
+  end game
+
+result tally of p: first(box).tally
+result other of p: last(box).tally
+result marks of p: p.marks
+result before of p: before
+'''
+
+
+def test_an_item_of_a_list_changes_alone(tmp_path):
+    g = game_from(ITEMS, tmp_path)
+    s = g.new_game(2)
+    fields = g.results(s)["fields"]
+    assert fields["tally"][0] == [0, 3]
+    assert fields["other"][0] == [0, 0]          # the other box's list is its own
+    assert fields["marks"] == [[1, 1, 1], [1, 1, 7]]
+    assert fields["before"][0] == [0, 0]         # a copy taken before keeps its items
+
+
+def test_an_item_past_the_end_is_a_rule_error(tmp_path):
+    with pytest.raises(RuleError, match="outside this list of 2"):
+        g = game_from(ITEMS.replace("seat(last(players)) - 1", "5"), tmp_path)
+        g.new_game(2)
