@@ -1,0 +1,54 @@
+"""The full games of games/: they check clean, their scenarios pass, and random games finish.
+
+Kept apart from tests/test_random_play.py (which walks every move of the small examples at
+every step): a full game is long, so here a few random games per player count are played
+through the engine API to their end, and each must finish before the turn bound.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from gamedsl.loader import load
+from gamedsl.scenario import run_file
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = sorted((ROOT / "games").glob("*.game"))
+SCENARIOS = sorted((ROOT / "games").rglob("*.scenario"))
+SEEDS = range(1)
+
+
+def test_there_are_games_and_scenarios():
+    assert GAMES and SCENARIOS
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_game_scenarios_pass(path):
+    results = run_file(str(path))
+    assert len(results) >= 5
+    failed = [str(r) for r in results if not r.passed]
+    assert not failed, "\n".join(failed)
+
+
+def _cases():
+    for path in GAMES:
+        game = load(str(path))
+        for n in range(game.min_players, game.max_players + 1):
+            for seed in SEEDS:
+                yield pytest.param(path, n, seed, id=f"{path.stem}-{n}p-seed{seed}")
+
+
+@pytest.mark.parametrize("path,players,seed", list(_cases()))
+def test_random_games_finish(path, players, seed):
+    game = load(str(path))
+    rng = random.Random(seed)
+    state = game.new_game(players, seed, None, 3000)
+    while not game.is_over(state):
+        seat = game.waiting_for(state)[0]
+        state = game.apply(state, rng.choice(game.legal_moves(state, seat)))
+    result = game.results(state)
+    assert result["finished"], f"stopped at the turn bound after {result['turns']} turns"
+    assert len(result["scores"]) == players and result["winners"]
