@@ -38,6 +38,7 @@ class Decls:
     comp_states: dict = attrs.Factory(dict)    # state name -> kinds that have it
     row_columns: set = attrs.Factory(set)
     var_kinds: dict = attrs.Factory(dict)      # var name -> 'player', 'component', 'cell', 'value'
+    state_kinds: dict = attrs.Factory(dict)    # component state name -> the same, for writing it
     types: dict = attrs.Factory(dict)          # expression node -> the checker's type
 
 
@@ -205,6 +206,9 @@ class Compiler:
                 self.d.comp_attrs.add("owner")
             for s in k.states:
                 self.d.comp_states.setdefault(s.name, set()).add(k.name)
+        for k in kinds_decl:
+            for st in k.states:
+                self.d.state_kinds.setdefault(st.name, _type_kind(st.type, self.d))
         zones = {}
         for z in by_type.get(A.ZoneDecl, []):
             zones[z.name] = self._zone(z)

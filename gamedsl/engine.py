@@ -215,7 +215,9 @@ class Game:
         for var in p.player_vars:
             values = state["pvars"][var.name]
             pvars[var.name] = [v if (not var.secret or i == seat) else "?" for i, v in enumerate(values)]
-        cstate = {name: {str(c): v[c] for c in sorted(visible)} for name, v in state["cstate"].items()}
+        has = p.decls.comp_states
+        cstate = {name: {str(c): v[c] for c in sorted(visible) if cat.kind[c] in has[name]}
+                  for name, v in state["cstate"].items()}
         pending = state["pending"]
         mine = None
         if pending and "got" in pending and str(seat) in pending["got"]:

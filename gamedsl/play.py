@@ -134,26 +134,51 @@ def _render_zone(value, shows: dict, size=None):
     return Text(_fmt(value))
 
 
+def _write(v, kind: str, shows: dict) -> str:
+    """A value as a person reads it: players as P2, components by their `show`, lists spaced."""
+    if isinstance(v, list):
+        return " ".join(_write(x, kind, shows) for x in v) if v else "-"
+    if kind == "player" and isinstance(v, int) and not isinstance(v, bool):
+        return f"P{v + 1}"
+    if kind == "component" and isinstance(v, int) and not isinstance(v, bool):
+        return shows.get(str(v), "?")
+    return _fmt(v)
+
+
+def _states_of(view: dict, cid) -> List[tuple]:
+    """(state name, value) of one component, as the view shows them."""
+    return [(name, values[str(cid)]) for name, values in view.get("cstate", {}).items()
+            if str(cid) in values]
+
+
 def render_view(console: Console, game, view: dict) -> None:
-    """What one seat may see: the round and phase, variables, and every zone."""
+    """What one seat may see: the round and phase, variables, players' values and public
+    facts, and every zone (a component with states on a line of its own, with them)."""
     head = f"{game.title} — round {view['round']}"
     if view.get("phase"):
         head += f", phase {view['phase']}"
     head += f" — you are P{view['seat'] + 1}"
     console.print(Text(head, style="bold"))
     shows = view.get("shows", {})
+    program = game.program
+    var_kinds = {v.name: v.kind for v in program.global_vars + program.player_vars}
     if view.get("vars"):
-        console.print(Text("  ".join(f"{k} = {_fmt(v)}" for k, v in view["vars"].items())))
-    if view.get("pvars"):
+        console.print(Text("  ".join(f"{k} = {_write(v, var_kinds.get(k, 'value'), shows)}"
+                                     for k, v in view["vars"].items())))
+    columns = dict(view.get("pvars", {}))
+    columns.update(view.get("public") or {})
+    if columns:
         table = Table(box=box.SIMPLE, show_header=True, pad_edge=False)
         table.add_column("player")
-        for name in view["pvars"]:
+        for name in columns:
             table.add_column(name, justify="right")
         for seat in range(view["players"]):
             mark = " (you)" if seat == view["seat"] else ""
-            table.add_row(f"P{seat + 1}{mark}", *(_fmt(vals[seat]) for vals in view["pvars"].values()))
+            table.add_row(f"P{seat + 1}{mark}", *(_write(vals[seat], var_kinds.get(name, "value"), shows)
+                                                   for name, vals in columns.items()))
         console.print(table)
-    zones = game.program.zones
+    zones = program.zones
+    state_kinds = program.decls.state_kinds
     for name, value in view["zones"].items():
         info = zones.get(name)
         size = info.size if info is not None and info.grid else None
@@ -161,13 +186,20 @@ def render_view(console: Console, game, view: dict) -> None:
             for seat, v in enumerate(value):
                 mark = " (you)" if seat == view["seat"] else ""
                 console.print(Text(f"{name} of P{seat + 1}{mark}: ", style="cyan"), end="")
-                _print_zone(console, v, shows, size)
+                _print_zone(console, v, shows, size, view, state_kinds)
         else:
             console.print(Text(f"{name}: ", style="cyan"), end="")
-            _print_zone(console, value, shows, size)
+            _print_zone(console, value, shows, size, view, state_kinds)
 
 
-def _print_zone(console: Console, value, shows, size) -> None:
+def _print_zone(console: Console, value, shows, size, view: Optional[dict] = None, kinds=None) -> None:
+    if view is not None and isinstance(value, list) and any(_states_of(view, c) for c in value):
+        console.print()
+        for c in value:
+            states = "  ".join(f"{name}: {_write(v, kinds.get(name, 'value'), shows)}"
+                               for name, v in _states_of(view, c))
+            console.print(Text(f"    {shows.get(str(c), str(c))}" + (f"  ({states})" if states else "")))
+        return
     r = _render_zone(value, shows, size)
     if isinstance(r, Table):
         console.print()

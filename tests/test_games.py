@@ -52,3 +52,23 @@ def test_random_games_finish(path, players, seed):
     result = game.results(state)
     assert result["finished"], f"stopped at the turn bound after {result['turns']} turns"
     assert len(result["scores"]) == players and result["winners"]
+
+
+def test_the_terminal_view_shows_component_states_public_facts_and_players_by_name():
+    import io
+
+    from rich.console import Console
+
+    from gamedsl.play import render_view
+
+    game = load(str(ROOT / "games" / "legendary_inventors.game"))
+    state = game.new_game(3, 1)
+    out = io.StringIO()
+    render_view(Console(file=out, width=120, markup=False, highlight=False), game, game.view(state, 0))
+    text = out.getvalue()
+    assert "leonardo = P1" in text                      # a player variable, written as a seat
+    assert "score_now" in text                          # public facts are columns beside supply
+    row = [line for line in text.splitlines() if "free:" in line]
+    assert len(row) == 6 and all("cubes: 0 0 0" in line and "rewards: " in line for line in row)
+    assert "level: 0 0 1 1  exhausted: false" in text   # Hypatia, P1's team with this seed
+    assert "gone: (empty)" in text                      # a hidden zone shows no states
