@@ -194,11 +194,22 @@ def render_view(console: Console, game, view: dict) -> None:
 
 def _print_zone(console: Console, value, shows, size, view: Optional[dict] = None, kinds=None) -> None:
     if view is not None and isinstance(value, list) and any(_states_of(view, c) for c in value):
-        console.print()
+        # components with states: a table, one component a row, one state a column
+        names: List[str] = []
         for c in value:
-            states = "  ".join(f"{name}: {_write(v, kinds.get(name, 'value'), shows)}"
-                               for name, v in _states_of(view, c))
-            console.print(Text(f"    {shows.get(str(c), str(c))}" + (f"  ({states})" if states else "")))
+            names += [n for n, _ in _states_of(view, c) if n not in names]
+        table = Table(box=box.SIMPLE_HEAD, show_header=True, show_edge=False, pad_edge=False,
+                      padding=(0, 2, 0, 0))
+        table.add_column("", no_wrap=True)
+        for n in names:
+            table.add_column(n, no_wrap=True)
+        for c in value:
+            states = dict(_states_of(view, c))
+            table.add_row(shows.get(str(c), str(c)),
+                          *(_write(states[n], kinds.get(n, "value"), shows) if n in states else ""
+                            for n in names))
+        console.print()
+        console.print(table)
         return
     r = _render_zone(value, shows, size)
     if isinstance(r, Table):

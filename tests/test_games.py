@@ -68,7 +68,12 @@ def test_the_terminal_view_shows_component_states_public_facts_and_players_by_na
     text = out.getvalue()
     assert "leonardo = P1" in text                      # a player variable, written as a seat
     assert "score_now" in text                          # public facts are columns beside supply
-    row = [line for line in text.splitlines() if "free:" in line]
-    assert len(row) == 6 and all("cubes: 0 0 0" in line and "rewards: " in line for line in row)
-    assert "level: 0 0 1 1  exhausted: false" in text   # Hypatia, P1's team with this seed
+    lines = text.splitlines()
+    # components with states: a table under the zone, a column per state, a row per component
+    head = lines.index("row: ") + 1
+    assert lines[head].split() == ["free", "cubes", "rewards"]
+    rows = lines[head + 2:head + 8]
+    assert all(" 0 0 0 " in line for line in rows) and rows[0].split()[0] == "Axe"
+    hypatia = next(line for line in lines if line.startswith("Hypatia"))
+    assert hypatia.split()[:6] == ["Hypatia", "0", "0", "1", "1", "false"]   # P1's team, this seed
     assert "gone: (empty)" in text                      # a hidden zone shows no states
