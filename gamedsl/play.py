@@ -144,14 +144,16 @@ def render_view(console: Console, game, view: dict) -> None:
     shows = view.get("shows", {})
     if view.get("vars"):
         console.print(Text("  ".join(f"{k} = {_fmt(v)}" for k, v in view["vars"].items())))
-    if view.get("pvars"):
+    # Player variables and the declared public facts, one row per player.
+    columns = {**view.get("pvars", {}), **view.get("public", {})}
+    if columns:
         table = Table(box=box.SIMPLE, show_header=True, pad_edge=False)
         table.add_column("player")
-        for name in view["pvars"]:
+        for name in columns:
             table.add_column(name, justify="right")
         for seat in range(view["players"]):
             mark = " (you)" if seat == view["seat"] else ""
-            table.add_row(f"P{seat + 1}{mark}", *(_fmt(vals[seat]) for vals in view["pvars"].values()))
+            table.add_row(f"P{seat + 1}{mark}", *(_fmt(vals[seat]) for vals in columns.values()))
         console.print(table)
     zones = game.program.zones
     for name, value in view["zones"].items():
