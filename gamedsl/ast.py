@@ -659,7 +659,7 @@ class ScExpect:
 class ScView:
     """`in view of P: NAME == E`: a public fact or player variable as seat P's view shows it."""
     span: Span
-    seat: Expr
+    by: Expr          # the seat whose view is read
     name: str
     expected: Expr
 

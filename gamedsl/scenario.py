@@ -376,12 +376,7 @@ class _Runner:
     def _view(self, item: A.ScView, state: dict) -> None:
         """What a seat's view shows of a public fact or a player variable, one value per player."""
         game = self.game
-        try:
-            seat = game.evaluate(state, item.seat, self.names)
-        except RuleError as err:
-            raise _rule_failed(self.path, item.seat.span, "'in view of': ", err) from None
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["n"]:
-            raise _Failed(item.seat.span, f"'in view of' needs a player (p1..p{state['n']}), not {seat!r}")
+        seat = self._seat(item, state)
         view = game.view(state, seat)
         shown = view["public"].get(item.name, view["pvars"].get(item.name))
         if item.name not in view["public"] and item.name not in view["pvars"]:
