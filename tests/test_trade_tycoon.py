@@ -4,6 +4,7 @@ their result fields, and a seat's view holds only what the rules let it see."""
 from __future__ import annotations
 
 import json
+import re
 import random
 from pathlib import Path
 
@@ -127,3 +128,15 @@ def test_the_style_stays_secret_until_all_have_chosen():
     state = game.apply(state, game.parse_move(state, "style 2 rome", 1))
     state = game.apply(state, game.parse_move(state, "style 1 japan", 2))
     assert game.view(state, 1)["pvars"]["style"] == ["persia", "rome", "japan"]
+
+
+def test_the_rulebook_quotes_the_game_files_as_they_are():
+    page = (ROOT / "docs" / "games" / "trade_tycoon.md").read_text("utf-8")
+    excerpts = re.findall(r"^ *```game excerpt\n(.*?)^ *```", page, re.S | re.M)
+    assert len(excerpts) >= 2
+    files = "".join(p.read_text("utf-8") for p in DRAFTS.values())
+    for block in excerpts:
+        lines = [ln for ln in block.splitlines() if ln.strip()]
+        indent = min(len(ln) - len(ln.lstrip()) for ln in lines)
+        text = "\n".join(ln[indent:] for ln in lines)
+        assert text in files, f"not in the game files:\n{text}"
