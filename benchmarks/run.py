@@ -3,7 +3,8 @@
 For each game (default: every file in games/ and examples/): the wall time of
 `gamedsl check` in a fresh process (cold: imports, grammar, parse, check,
 compile), the time to load it again in a warm process, random playouts per
-second in one process, and the mean time of one legal-move listing.
+second in one process, the mean time of one legal-move listing, and the mean
+number of turns of a random game.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ def warm_load(path: str, runs: int = 5) -> float:
 def playouts(path: str, seconds: float):
     game = load(path)
     rng = random.Random(1)
-    games = moves = 0
+    games = moves = turns = 0
     listing = []
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -58,8 +59,9 @@ def playouts(path: str, seconds: float):
             state = game.apply(state, rng.choice(legal))
             moves += 1
         games += 1
+        turns += state["flow"]["turns"]
     elapsed = time.perf_counter() - start
-    return games / elapsed, moves / elapsed, statistics.mean(listing) * 1e6
+    return games / elapsed, moves / elapsed, statistics.mean(listing) * 1e6, turns / max(games, 1)
 
 
 def main() -> None:
@@ -71,14 +73,15 @@ def main() -> None:
     print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
           f"{time.strftime('%Y-%m-%d')}")
     print()
-    print("| game | check, cold process (s) | load, warm (ms) | random games/s | moves/s | legal_moves (µs) |")
-    print("|---|---|---|---|---|---|")
+    print("| game | check, cold process (s) | load, warm (ms) | random games/s | moves/s | legal_moves (µs) "
+          "| turns/game |")
+    print("|---|---|---|---|---|---|---|")
     for path in files:
         name = Path(path).relative_to(ROOT) if Path(path).is_absolute() else path
         cold = cold_check(path)
         warm = warm_load(path) * 1000
-        gps, mps, lm = playouts(path, args.seconds)
-        print(f"| {name} | {cold:.3f} | {warm:.1f} | {gps:.0f} | {mps:.0f} | {lm:.0f} |")
+        gps, mps, lm, tpg = playouts(path, args.seconds)
+        print(f"| {name} | {cold:.3f} | {warm:.1f} | {gps:.0f} | {mps:.0f} | {lm:.0f} | {tpg:.1f} |")
 
 
 if __name__ == "__main__":

@@ -656,6 +656,15 @@ class ScExpect:
 
 
 @node
+class ScView:
+    """`in view of P: NAME == E`: a public fact or player variable as seat P's view shows it."""
+    span: Span
+    by: Expr          # the seat whose view is read
+    name: str
+    expected: Expr
+
+
+@node
 class ScRandom:
     span: Span
     count: int

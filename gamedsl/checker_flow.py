@@ -110,7 +110,10 @@ def check_unused(g: Globals) -> List[Diagnostic]:
     diags: List[Diagnostic] = []
     for name, sym in g.symbols.items():
         what = UNUSED_WHAT.get(sym.what)
-        if what and not sym.used and name not in BUILTINS and name not in BUILTIN_NAMES:
+        # A draft's declaration that a variant no longer uses (the variant replaced its
+        # caller) is not the variant's mistake: only the checked file's own are reported.
+        inherited = getattr(getattr(sym.decl, "span", None), "file", g.file) != g.file
+        if what and not sym.used and not inherited and name not in BUILTINS and name not in BUILTIN_NAMES:
             diags.append(Diagnostic("W101", f"{what} '{name}' is never used",
                                     name_span(g, sym.decl), "use it or remove it"))
     return diags

@@ -44,6 +44,10 @@ class ExprCompiler:
     def __init__(self, decls):
         # decls: the compiler's tables of declared names (see compiler.Decls)
         self.d = decls
+        # What the comprehension variables being compiled hold ('component', 'player', ...), so
+        # that `text(c)` writes c by its kind where the checker typed nothing (a scenario's
+        # `expect` is compiled without the checker).
+        self.local_kinds: dict = {}
 
     # ------------------------------------------------------------ entry points
     def expr(self, e, scope: Set[str]) -> Fn:
@@ -196,7 +200,8 @@ class ExprCompiler:
                 for i, a in enumerate(e.args)]
         impl = spec.impl
         if spec.wants_kind:
-            kind, a0 = value_kind(e.args[0], self.d) if e.args else "value", args[0] if args else None
+            kind = value_kind(e.args[0], self.d, self.local_kinds) if e.args else "value"
+            a0 = args[0] if args else None
             return lambda ctx: impl(ctx, span, kind, a0(ctx))
         if spec.impure:
             def impure(ctx):
@@ -303,8 +308,13 @@ class ExprCompiler:
     def _Comprehension(self, e, scope):
         inner = scope | {e.var}
         source = self.expr(e.source, scope)
-        element = self.expr(e.element, inner)
-        cond = self.expr(e.cond, inner) if e.cond is not None else None
+        outer = dict(self.local_kinds)
+        self.local_kinds[e.var] = value_kind(e.source, self.d, self.local_kinds)
+        try:
+            element = self.expr(e.element, inner)
+            cond = self.expr(e.cond, inner) if e.cond is not None else None
+        finally:
+            self.local_kinds = outer
         var = e.var
 
         def comprehension(ctx):

@@ -35,7 +35,8 @@ SCENARIO_SUFFIX = ".scenario"
 # Names an `expect` may use besides p1..pN and the game's own names.
 RESULT_NAMES = ("over", "winners", "scores", "said")
 _WORDS = {A.ScMove: "move", A.ScRefuse: "refuse", A.ScExpect: "expect", A.ScGiven: "given",
-          A.ScRandom: "play", A.ScPlayers: "players", A.ScSeed: "seed", A.ScOption: "option"}
+          A.ScRandom: "play", A.ScPlayers: "players", A.ScSeed: "seed", A.ScOption: "option",
+          A.ScView: "in view of"}
 
 
 @attrs.define
@@ -254,6 +255,9 @@ class _Runner:
         if isinstance(item, A.ScExpect):
             self._expect(item, state)
             return state
+        if isinstance(item, A.ScView):
+            self._view(item, state)
+            return state
         if isinstance(item, A.ScRandom):
             for i in range(item.count):
                 if game.is_over(state):
@@ -368,6 +372,24 @@ class _Runner:
         if details:
             text += "\n" + "\n".join(details)
         raise _Failed(item.span, text)
+
+    def _view(self, item: A.ScView, state: dict) -> None:
+        """What a seat's view shows of a public fact or a player variable, one value per player."""
+        game = self.game
+        seat = self._seat(item, state)
+        view = game.view(state, seat)
+        shown = view["public"].get(item.name, view["pvars"].get(item.name))
+        if item.name not in view["public"] and item.name not in view["pvars"]:
+            known = ", ".join(sorted(set(view["public"]) | set(view["pvars"]))) or "none"
+            raise _Failed(item.span, f"the view has no public fact or player variable '{item.name}' "
+                          f"(it has: {known})")
+        try:
+            want = game.evaluate(state, item.expected, self.names)
+        except RuleError as err:
+            raise _rule_failed(self.path, item.span, "in view of: ", err) from None
+        if shown != want:
+            raise _Failed(item.span, f"P{seat + 1}'s view shows {item.name} as {json.dumps(shown, ensure_ascii=False)}, "
+                          f"not {self._write(state, want, item.expected)}")
 
     def _source(self, e) -> str:
         s = e.span

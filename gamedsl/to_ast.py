@@ -642,6 +642,10 @@ class ToAst(Transformer):
         return A.ScExpect(self._span(meta), c[0])
 
     @v_args(meta=True)
+    def sc_view(self, meta, c):
+        return A.ScView(self._span(meta), c[0], str(c[1]), c[2])
+
+    @v_args(meta=True)
     def sc_random(self, meta, c):
         return A.ScRandom(self._span(meta), int(_num(c[0])))
 

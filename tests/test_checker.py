@@ -368,3 +368,18 @@ def test_every_checker_code_has_a_bad_file():
     for path in BAD.glob("*.game"):
         covered |= {c for c, _, _ in EXPECT.findall(path.read_text("utf-8"))}
     assert emitted_codes() - covered == set()
+
+
+def test_a_variant_is_not_warned_about_base_declarations_it_no_longer_uses(tmp_path):
+    from gamedsl.loader import check_files
+    (tmp_path / "base.game").write_text(
+        'game "Base"\nplayers 2\nplayer var points: number = 0\n'
+        "def bonus() = 2\ndef total(p: player) = p.points + bonus()\n"
+        "turn:\n  current.points += 1\n  end game after round\n"
+        "score of p: total(p)\n")
+    (tmp_path / "variant.game").write_text(
+        'extends "base.game"\ngame "Variant"\n'
+        "def total(p: player) = p.points\ndef spare() = 1\n")
+    diags, _ = check_files([str(tmp_path / "variant.game")])
+    # 'bonus' (the base's, now unused) is not the variant's mistake; 'spare' is.
+    assert [(d.code, d.message) for d in diags] == [("W101", "def 'spare' is never used")]

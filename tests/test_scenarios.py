@@ -71,6 +71,7 @@ def test_failure_messages_say_what_went_wrong():
     assert "winners is []" in _reason("line 41:")
     assert "must come before" in _reason("line 45:")
     assert "choose" in _reason("line 49:")
+    assert "no public fact or player variable 'nothing_here'" in _reason("line 54:")
 
 
 def test_bad_files_are_failures_not_tracebacks():
@@ -121,3 +122,30 @@ def test_random_moves_and_option_values(tmp_path):
     results = run_file(str(f))
     assert results[0].passed, results[0]
     assert not results[1].passed and results[1].line == 11 and "cannot be" in results[1].reason
+
+
+def test_in_view_of_shows_what_a_seat_sees(tmp_path):
+    """`in view of P: NAME == E` compares a player variable (or public fact) as the view shows it."""
+    (tmp_path / "pa.game").write_text((EXAMPLES / "pearl_auction.game").read_text("utf-8"), "utf-8")
+    f = tmp_path / "v.scenario"
+    f.write_text('game "pa.game"\n\nscenario "own bid only":\n  move "bid 3" by p1\n  move "bid 5" by p2\n'
+                 '  in view of p1: coins == [12 + 5, 12 - 5]\n  in view of p1: bid == [3, 5]\n'
+                 '  in view of p2: bid == [3, 5]\n\nscenario "a wrong value":\n  move "bid 3" by p1\n'
+                 '  move "bid 5" by p2\n  in view of p2: bid == [3, 6]\n', "utf-8")
+    results = run_file(str(f))
+    assert results[0].passed, results[0].reason
+    assert not results[1].passed and results[1].line == 13
+    assert "P2's view shows bid as [3, 5], not [3, 6]" in results[1].reason
+
+
+def test_text_of_a_comprehension_variable_writes_the_component(tmp_path):
+    """`text(x)` in an expect's comprehension writes x by its kind's `show`, not its id."""
+    (tmp_path / "pa.game").write_text((EXAMPLES / "pearl_auction.game").read_text("utf-8"), "utf-8")
+    f = tmp_path / "t.scenario"
+    f.write_text('game "pa.game"\n\nscenario "shown":\n  move "bid 3" by p1\n  move "bid 5" by p2\n'
+                 '  expect len(p2.haul) == 3\n'
+                 '  expect [text(x) for x in p2.haul] == [text(x.colour) for x in p2.haul]\n'
+                 '  expect [text(x) for x in p2.haul if text(x) in ["white", "black", "pink", "gold"]] '
+                 '== [text(x) for x in p2.haul]\n', "utf-8")
+    results = run_file(str(f))
+    assert results[0].passed, results[0].reason
