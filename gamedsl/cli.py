@@ -254,7 +254,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_test)
 
     p = sub.add_parser("rules", help="write a game's rules as a readable Markdown rulebook")
-    p.add_argument("file", metavar="FILE")
+    p.add_argument("file", metavar="FILE", help="a .game file (it must check without errors)")
     p.add_argument("-o", "--out", metavar="FILE", help="write the rulebook to FILE (default: print it)")
     p.set_defaults(func=cmd_rules)
     return parser

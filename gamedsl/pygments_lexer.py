@@ -9,6 +9,8 @@ them in step with the grammar's keywords.
 from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
+__all__ = ["GameLexer"]  # pygments loads lexer modules through __all__
+
 # Words that open or shape declarations and statements.
 KEYWORDS = (
     "game", "extends", "players", "option", "enum", "table", "by", "from", "kind", "copies", "per",
