@@ -5,7 +5,8 @@ later snippet on that page is checked as a variant of it (`extends`), so snippet
 can stay short and still use the whole game's names. A block marked
 `<!-- file: PATH -->` is that repository file, verbatim: it is checked where it lies
 (so its `extends` and table files are found), and the snippets after it are checked
-as variants of it. A block fenced ```game error CODE is a deliberate mistake: it must
+as variants of it; so are the snippets after a `<!-- base: PATH -->` line (a game
+page quoting parts of its game file). A block fenced ```game error CODE is a deliberate mistake: it must
 give that diagnostic. (```game excerpt and ```game planned blocks of docs/design.md
 are checked elsewhere, in full scratch games.)
 """
@@ -16,13 +17,20 @@ import shutil
 import pytest
 
 from docblocks import ROOT, blocks, pages
+
+BASE = re.compile(r"^<!-- base: (\S+) -->$", re.M)
 from gamedsl.loader import check_files
 
 
-def examples():
-    for page in pages():
+def examples(page_list=None):
+    for page in page_list or pages():
         base = None
+        bases = {page.read_text("utf-8").count("\n", 0, m.start()): ROOT / m.group(1)
+                 for m in BASE.finditer(page.read_text("utf-8"))}
         for n, block in enumerate((b for b in blocks(page) if b.lang == "game"), 1):
+            for line in sorted(bases):
+                if line < block.line:
+                    base = bases.pop(line)
             if block.words and block.words[0] != "error":
                 continue  # excerpt, planned
             whole = block.file is None and re.search(r'^game "', block.body, re.M) and "extends" not in block.body \
@@ -78,3 +86,15 @@ def test_every_game_block_is_checked_or_marked():
             if block.lang in ("game", "gamedsl") and (block.page, block.line) not in checked:
                 assert block.words[:1] in (["excerpt"], ["planned"]) or (block.file or "").endswith(".scenario"), \
                     f"{block.where}: a ```{block.lang} block that no test checks"
+
+
+def test_snippets_after_a_base_line_are_variants_of_that_file(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text("```game\nenum x: a\n```\n\n<!-- base: examples/high_card.game -->\n\n"
+                    "```game\ndef trick_size() = len(trick)\n```\n\n"
+                    "```game error E101\ndef trick_size() = len(tricks)\n```\n")
+    params = [p.values for p in examples([page])]
+    assert [base for _, base in params] == [None, ROOT / "examples" / "high_card.game",
+                                            ROOT / "examples" / "high_card.game"]
+    assert diagnostics_of(tmp_path / "a", *params[1]) == []
+    assert [e.split()[1] for e in diagnostics_of(tmp_path / "b", *params[2])] == ["E101"]
