@@ -15,6 +15,7 @@ import pytest
 
 from docblocks import DOCS, ROOT, blocks
 from gamedsl.cli import build_parser, main
+from gamedsl.loader import check_files
 
 PAGE = DOCS / "tutorial.md"
 TUTORIAL = ROOT / "examples" / "tutorial"
@@ -34,6 +35,12 @@ def test_every_tutorial_file_is_on_the_page_verbatim():
     assert sorted(shown) == files
     for name, body in shown.items():
         assert (ROOT / name).read_text("utf-8") == body, f"the page's {name} is not the file"
+
+
+@pytest.mark.parametrize("path", sorted(TUTORIAL.glob("*/*.game")), ids=lambda p: str(p.relative_to(TUTORIAL)))
+def test_tutorial_games_check_silently(path):
+    diags, _ = check_files([str(path)])
+    assert [f"{d.code} {d.message}" for d in diags] == []
 
 
 def test_the_page_runs_every_stage():
