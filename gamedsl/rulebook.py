@@ -360,21 +360,27 @@ class Rulebook:
     def ending(self) -> str:
         score, tiebreak = self.one(A.ScoreDecl), self.one(A.TiebreakDecl)
         results, publics = self.of(A.ResultDecl), self.of(A.PublicDecl)
-        out = ["## End and scoring\n",
-               "The game ends when a rule says so (see above). "
-               + (f"A player's score is {_code(self.src.text(score.expr))} (for player `{score.var}`)."
-                  if score else "There is no score: a player named the winner by a rule wins.")]
-        if score and self._lead(score):
-            out.append(self._lead(score))
+        endings = self.endings()
+        out = ["## End and scoring\n"]
+        if endings:
+            out.append("The game ends:\n")
+            out.extend(f"- {_sentence(e)}" for e in endings)
+            out.append("")
+        names_winner = any("wins" in e for e in endings)
+        if score:
+            out.append(f"A player's score is {_code(self.src.text(score.expr))} (for player `{score.var}`)."
+                       + (f" {self._lead(score)}" if self._lead(score) else ""))
+        else:
+            out.append("There is no score.")
         if tiebreak:
-            keys = ", then ".join(f"{'most' if k.direction == 'most' else 'fewest'} {_code(self.src.text(k.expr))}"
-                                  for k in tiebreak.keys)
+            keys = ", then ".join(f"{k.direction} {_code(self.src.text(k.expr))}" for k in tiebreak.keys)
             out.append(f"Ties are broken by: {keys}.")
         if score:
-            out.append("The highest score wins; players still equal share the win. "
-                       "A player named the winner by a rule wins whatever the scores.\n")
+            out.append("The highest score wins; players still equal share the win."
+                       + (" A player named the winner by a rule wins whatever the scores." if names_winner else "")
+                       + "\n")
         else:
-            out.append("If the game ends without naming a winner, it is a draw.\n")
+            out.append("A game that ends without naming a winner is a draw.\n")
         if publics:
             out.append("Everyone can see, for each player `p`:\n")
             out.extend(f"- **{d.name}**: {_code(self.src.text(d.expr))}" for d in publics)
@@ -384,6 +390,42 @@ class Rulebook:
             out.extend(f"- **{d.name}**: {_code(self.src.text(d.expr))}" for d in results)
             out.append("")
         return "\n".join(out) + "\n"
+
+    def endings(self) -> List[str]:
+        """Every way the game can end, with the conditions around each `end game`."""
+        out: List[str] = []
+        places = [("in setup", d.body) for d in self.of(A.SetupDecl)]
+        places += [("on a turn", d.body) for d in self.of(A.TurnDecl)]
+        for p in self.of(A.PhaseDecl):
+            places += [(f"when phase **{p.name}** begins", p.begin), (f"on a turn of phase **{p.name}**", p.turn)]
+        places += [(f"in **{d.name}**", d.body) for d in self.of(A.ProcDecl)]
+        for where, body in places:
+            self._find_endings(body, [where], out)
+        for p in self.of(A.PhaseDecl):
+            if p.then is None:
+                when = f" (after a turn when {_code(self.src.text(p.end_when))})" if p.end_when is not None else ""
+                out.append(f"when phase **{p.name}** ends{when}.")
+        return out
+
+    def _find_endings(self, body, context: List[str], out: List[str]) -> None:
+        c = lambda e: _code(self.src.text(e))  # noqa: E731
+        for s in body:
+            if isinstance(s, A.EndGame):
+                what = (f"and {c(s.winner)} wins" if s.winner is not None
+                        else "when that round is over" if s.after_round else "at once")
+                out.append(", ".join(context) + f": the game ends {what}.")
+            elif isinstance(s, A.If):
+                for i, branch in enumerate(s.branches):
+                    word = "if" if i == 0 else "otherwise if"
+                    self._find_endings(branch.body, context + [f"{word} {c(branch.cond)}"], out)
+                self._find_endings(s.orelse, context + ["otherwise"], out)
+            elif isinstance(s, A.For):
+                self._find_endings(s.body, context + [f"for a `{s.var}` in {c(s.iterable)}"], out)
+            elif isinstance(s, (A.While, A.Repeat)):
+                self._find_endings(s.body, context + ["in a loop"], out)
+            elif isinstance(s, (A.Choose, A.SecretChoose)):
+                for alt in s.alternatives:
+                    self._find_endings(alt.body, context + [f"after *{alt.template or alt.name}*"], out)
 
     # ------------------------------------------------------------ statements
     def block(self, body: Iterable, depth: int) -> List[str]:

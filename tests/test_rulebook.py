@@ -75,6 +75,7 @@ def test_high_card_rulebook_reads_as_rules():
     assert "- Set `start_player` to `winner`. *(The winner leads the next trick" in text  # the comment, as prose
     assert "**The game ends when this round is over.**" in text
     assert "A player's score is `p.points`" in text
+    assert "- In **take_trick**, if `winner.points >= target`: the game ends when that round is over." in text
 
 
 def test_variant_rulebook_merges_its_base():
@@ -84,6 +85,7 @@ def test_variant_rulebook_merges_its_base():
     assert "| 6 or more | 15 |" in text  # the variant's payout table
     assert "Ties are broken by: most `p.coins`, then fewest `len(p.haul)`." in text
     assert "**Every `p` in `players` chooses secretly**" in text
+    assert "- When phase **payout** ends." in text
 
 
 def test_cli_prints_the_rulebook(capsys):
@@ -92,6 +94,8 @@ def test_cli_prints_the_rulebook(capsys):
     assert out == rulebook_of("examples/tictactoe.game")
     assert "**The game ends: `current` wins.**" in out
     assert "There is no score" in out
+    assert "- On a turn, if `len(lines_of(current)) > 0`: the game ends and `current` wins.\n" \
+           "- On a turn, otherwise if `len(empty_cells(board)) == 0`: the game ends at once." in out
 
 
 def test_cli_writes_the_rulebook_to_a_file(tmp_path, capsys):
