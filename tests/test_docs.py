@@ -7,8 +7,9 @@ can stay short and still use the whole game's names. A block marked
 (so its `extends` and table files are found), and the snippets after it are checked
 as variants of it; so are the snippets after a `<!-- base: PATH -->` line (a game
 page quoting parts of its game file). A block fenced ```game error CODE is a deliberate mistake: it must
-give that diagnostic. (```game excerpt and ```game planned blocks of docs/design.md
-are checked elsewhere, in full scratch games.)
+give that diagnostic. A ```game excerpt block (a piece of a game that names things
+declared elsewhere) must parse; a ```game planned block uses syntax the language does
+not have yet, and is not read.
 """
 
 import re
@@ -76,6 +77,14 @@ def test_doc_example_checks(tmp_path, block, base):
 
 def test_language_reference_has_examples():
     assert len([p for p in examples() if p.values[0].page.name == "language.md"]) >= 20
+
+
+def test_excerpts_parse():
+    from gamedsl.syntax import parse
+    excerpts = [b for page in pages() for b in blocks(page) if b.lang == "game" and b.words[:1] == ["excerpt"]]
+    for block in excerpts:
+        _, diags = parse(block.body, block.where)
+        assert not diags, f"{block.where}: an excerpt does not parse: " + "; ".join(d.message for d in diags)
 
 
 def test_every_game_block_is_checked_or_marked():
