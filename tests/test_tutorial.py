@@ -104,3 +104,15 @@ def test_simulate_step_says_whether_the_command_exists():
     pending = "<!-- simulate-pending" in text
     assert pending == ("simulate" not in subcommands()), \
         "the tutorial's note on `gamedsl simulate` no longer matches the CLI: update step 6"
+
+
+def test_what_a_human_player_sees_is_what_the_page_shows(capsys, monkeypatch):
+    import io
+    (shown,) = [b for b in BLOCKS if b.lang == "text" and "Your moves, P1:" in b.body]
+    monkeypatch.setattr("sys.stdin", io.StringIO("quit\n"))
+    out = run("gamedsl play mygame.game --seats human,random --seed 1", TUTORIAL / "1-first-game", capsys, monkeypatch)
+    seen = [line.strip() for line in out.splitlines() if line.strip()]
+    wanted = [line.strip() for line in shown.body.splitlines() if line.strip()]
+    start = seen.index(wanted[0])
+    assert seen[start:start + len(wanted) - 1] == wanted[:-1]
+    assert seen[start + len(wanted) - 1].startswith(wanted[-1])  # the prompt, then what came after it
