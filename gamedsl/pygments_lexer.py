@@ -2,17 +2,20 @@
 
 Registered through the `pygments.lexers` entry point in pyproject.toml, so any
 Pygments user (mkdocs code blocks, `pygmentize -l game`) highlights rule files.
-The word lists follow grammar/gamedsl.lark; tests/test_highlighting.py keeps
-them in step with the grammar's keywords.
+The keywords are read from the grammar itself (grammar/gamedsl.lark), so a keyword
+the language gains is highlighted at once; tools/textmate_grammar.py writes the
+editors' TextMate grammar from the same lists.
 """
+
+import re
 
 from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
 __all__ = ["GameLexer"]  # pygments loads lexer modules through __all__
 
-# Words that open or shape declarations and statements.
-KEYWORDS = (
+# Words that open or shape declarations and statements (the grammar adds any new ones).
+_KNOWN_KEYWORDS = (
     "game", "extends", "players", "option", "enum", "table", "by", "from", "kind", "copies", "per",
     "player", "show", "state", "zone", "of", "sorted", "grid", "refill", "var", "def", "procedure",
     "setup", "turn", "phase", "on", "begin", "end", "when", "then", "score", "tiebreak", "result",
@@ -24,6 +27,19 @@ KEYWORDS = (
 )
 WORD_OPERATORS = ("and", "or", "not")
 CONSTANTS = ("true", "false", "none")
+
+
+def _grammar_words() -> set:
+    """Every word the grammar spells out in quotes ("choose", "secretly", ...)."""
+    try:
+        from .syntax import grammar_text
+        return set(re.findall(r'"([a-z_]+)"', grammar_text()))
+    except (ImportError, OSError):  # pragma: no cover — the lexer still works with the known words
+        return set()
+
+
+KEYWORDS = tuple(sorted((set(_KNOWN_KEYWORDS) | _grammar_words()) - set(WORD_OPERATORS) - set(CONSTANTS),
+                        key=lambda w: (-len(w), w)))
 # Names the engine gives every game (docs/language.md, "Built-in names").
 BUILTIN_NAMES = ("current", "players", "start_player", "player_count")
 

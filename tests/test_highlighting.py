@@ -69,6 +69,12 @@ def tm_grammar():
     return json.loads((ROOT / "editors" / "gamedsl.tmLanguage.json").read_text("utf-8"))
 
 
+def test_textmate_grammar_is_generated_from_the_lexer():
+    from tools.textmate_grammar import text
+    assert (ROOT / "editors" / "gamedsl.tmLanguage.json").read_text("utf-8") == text(), \
+        "editors/gamedsl.tmLanguage.json is out of date: run python tools/textmate_grammar.py --write"
+
+
 def test_textmate_grammar_covers_every_grammar_keyword():
     repo = tm_grammar()["repository"]
     patterns = [re.compile(repo[name]["match"]) for name in ("keyword", "constant", "word-operator")]
