@@ -50,14 +50,15 @@ def test_the_page_runs_every_stage():
     assert any(b.run["new"] for b in CONSOLE), "the tutorial shows a real diagnostic"
 
 
-def run(command: str, cwd, capsys, monkeypatch) -> str:
+def run(command: str, cwd, capsys, monkeypatch, want_exit=None) -> str:
     """What `command` prints (stdout, then stderr), run in `cwd` as the CLI runs it."""
     words = shlex.split(command)
     assert words[0] == "gamedsl"
     monkeypatch.chdir(cwd)
     capsys.readouterr()
-    main(words[1:])
+    code = main(words[1:])
     out, err = capsys.readouterr()
+    assert want_exit is None or code == want_exit, f"$ {command} exited {code}:\n{out}{err}"
     return out + err
 
 
@@ -94,8 +95,8 @@ def test_simulate_step_runs(tmp_path, capsys, monkeypatch):
     assert "simulate" in subcommands()
     work = shutil.copytree(TUTORIAL / "3-collectors", tmp_path / "work")
     out = run(SIMULATE.replace("-n 1000", "-n 20") + f" --seed 1 --out {tmp_path / 'out'}", work,
-              capsys, monkeypatch)
-    assert "Traceback" not in out and "error" not in out.lower(), out
+              capsys, monkeypatch, want_exit=0)
+    assert "Traceback" not in out and "gamedsl: error" not in out, out
 
 
 def test_simulate_step_says_whether_the_command_exists():
