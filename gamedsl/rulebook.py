@@ -10,7 +10,7 @@ statement become its prose — so the rulebook reads like the file, only easier.
 
 from __future__ import annotations
 
-from typing import Dict, Iterable, List, Optional
+from typing import Dict, Iterable, List
 
 from . import ast as A
 

@@ -1,16 +1,14 @@
 """The mkdocs site: it builds with --strict, game pages and rulebooks appear by themselves,
 and fences with words after the language get a title instead of breaking."""
 
+import importlib.util
 import shutil
-from pathlib import Path
 
 import pytest
 from mkdocs.commands.build import build
 from mkdocs.config import load_config
 
 from docblocks import ROOT
-
-import importlib.util
 
 spec = importlib.util.spec_from_file_location("mkdocs_hooks", ROOT / "tools" / "mkdocs_hooks.py")
 hooks = importlib.util.module_from_spec(spec)
