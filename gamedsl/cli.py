@@ -195,6 +195,23 @@ class _Tail:
         return getattr(self.stream, name)
 
 
+# ---------------------------------------------------------------- rules
+
+
+def cmd_rules(args) -> int:
+    from .rulebook import rulebook_of
+
+    text = rulebook_of(args.file)
+    if args.out:
+        try:
+            Path(args.out).write_text(text, "utf-8")
+        except OSError as err:
+            raise CliError(f"cannot write {args.out}: {err.strerror}") from None
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 # ---------------------------------------------------------------- the parser
 
 
@@ -235,6 +252,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("test", help="run scenario tests (files or directories)")
     p.add_argument("paths", nargs="+", metavar="PATH")
     p.set_defaults(func=cmd_test)
+
+    p = sub.add_parser("rules", help="write a game's rules as a readable Markdown rulebook")
+    p.add_argument("file", metavar="FILE", help="a .game file (it must check without errors)")
+    p.add_argument("-o", "--out", metavar="FILE", help="write the rulebook to FILE (default: print it)")
+    p.set_defaults(func=cmd_rules)
     return parser
 
 

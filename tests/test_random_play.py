@@ -1,6 +1,6 @@
 """Random play of every example game, checking the engine's promises after every step.
 
-For every examples/*.game, every player count and several seeds, a random game is
+For every examples/*.game (and the tutorial's examples/tutorial/*/*.game), every player count and several seeds, a random game is
 played to its end. After every step:
   * every legal move (or, when there are many, a sample of them) applies;
   * illegal moves (a legal move with an argument changed, a seat that is not
@@ -25,7 +25,8 @@ from gamedsl.errors import MoveError
 from gamedsl.loader import load
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = sorted((ROOT / "examples").glob("*.game"))
+EXAMPLES = sorted((ROOT / "examples").glob("*.game"))
+GAMES = EXAMPLES + sorted((ROOT / "examples" / "tutorial").glob("*/*.game"))
 SEEDS = range(25)
 MAX_STEPS = 2000
 SAMPLE_APPLY = 60   # legal moves tried at each step (all of them when there are no more)
@@ -35,7 +36,7 @@ def dump(state) -> str:
     return json.dumps(state, sort_keys=True)
 
 
-@pytest.fixture(scope="module", params=GAMES, ids=[g.stem for g in GAMES])
+@pytest.fixture(scope="module", params=GAMES, ids=[str(g.relative_to(ROOT / "examples").with_suffix("")) for g in GAMES])
 def game(request):
     return load(str(request.param))
 
@@ -226,5 +227,5 @@ def test_every_example_is_covered_by_scenarios():
     for path in scenarios:
         first = next(ln for ln in path.read_text().splitlines() if ln.startswith("game "))
         named.add(Path(json.loads(first[5:].strip())).stem)
-    missing = [g.stem for g in GAMES if g.stem not in named]
+    missing = [g.stem for g in EXAMPLES if g.stem not in named]
     assert not missing, f"examples without scenarios: {missing}"
