@@ -121,3 +121,14 @@ def test_random_moves_and_option_values(tmp_path):
     results = run_file(str(f))
     assert results[0].passed, results[0]
     assert not results[1].passed and results[1].line == 11 and "cannot be" in results[1].reason
+
+
+def test_text_writes_a_comprehension_variable_as_a_component_or_player(tmp_path):
+    # scenario expressions are not type-checked: text(x) learns what x holds from the list
+    path = tmp_path / "t.scenario"
+    (tmp_path / "high_card.game").write_text((EXAMPLES / "high_card.game").read_text())
+    path.write_text('game "high_card.game"\n\nscenario "texts":\n'
+                    '  expect [text(c) for c in p1.hand] == [text(c.rank) for c in p1.hand]\n'
+                    '  expect [text(p) for p in sort p in players by most seat(p)] == ["P2", "P1"]\n')
+    results = run_file(str(path))
+    assert [r.passed for r in results] == [True], results[0].reason
