@@ -1,7 +1,7 @@
 """Random-bot games of one game: `python benchmarks/random_games.py FILE [-n 200] [--players 2,3,4,5]`.
 
 For each player count, N games between uniformly random bots (seeds 0..N-1): games per
-second, how many finished (the rest stopped at the turn bound), the mean number of turns
+second (wall clock) and CPU seconds per game (steadier on a busy machine), how many finished (the rest stopped at the turn bound), the mean number of turns
 and the mean score of each seat, printed as a Markdown table.
 """
 
@@ -43,17 +43,17 @@ def main() -> None:
     print(f"{args.file}: {args.n} random games per player count; machine: {platform.machine()}, "
           f"{platform.python_implementation()} {platform.python_version()}, {time.strftime('%Y-%m-%d')}")
     print()
-    print("| players | games/s | finished | mean turns | mean score per seat | mean winning score |")
-    print("|---|---|---|---|---|---|")
+    print("| players | games/s | CPU s/game | finished | mean turns | mean score per seat | mean winning score |")
+    print("|---|---|---|---|---|---|---|")
     for n in counts:
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         results = [play(game, n, seed, args.max_turns) for seed in range(args.n)]
-        elapsed = time.perf_counter() - start
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         finished = sum(1 for r in results if r["finished"])
         turns = statistics.mean(r["turns"] for r in results)
         seats = " / ".join(f"{statistics.mean(r['scores'][s] for r in results):.1f}" for s in range(n))
         best = statistics.mean(max(r["scores"]) for r in results)
-        print(f"| {n} | {args.n / elapsed:.2f} | {finished}/{args.n} | {turns:.1f} | {seats} | {best:.1f} |")
+        print(f"| {n} | {args.n / elapsed:.2f} | {cpu / args.n:.3f} | {finished}/{args.n} | {turns:.1f} | {seats} | {best:.1f} |")
 
 
 if __name__ == "__main__":

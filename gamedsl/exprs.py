@@ -44,10 +44,9 @@ class ExprCompiler:
     def __init__(self, decls):
         # decls: the compiler's tables of declared names (see compiler.Decls)
         self.d = decls
-        # What the comprehension variables being compiled hold ('component', 'player', ...), so
-        # that `text(c)` writes c by its kind where the checker typed nothing (a scenario's
-        # `expect` is compiled without the checker).
-        self.local_kinds: dict = {}
+        # what a comprehension's (or sort's) variable holds, for writing it with text() where
+        # the checker left no type (scenario expressions are compiled without checking)
+        self.local_kinds: Dict[str, str] = {}
 
     # ------------------------------------------------------------ entry points
     def expr(self, e, scope: Set[str]) -> Fn:
@@ -305,16 +304,24 @@ class ExprCompiler:
 
     _TupleExpr = _ListExpr  # a cell (x, y) is the list [x, y]: JSON keeps lists, not tuples
 
+    def _with_local_kind(self, var, source, build):
+        """Compile `build()` knowing what `var`, an item of `source`, holds."""
+        had, old = var in self.local_kinds, self.local_kinds.get(var)
+        self.local_kinds[var] = value_kind(source, self.d, self.local_kinds)
+        try:
+            return build()
+        finally:
+            if had:
+                self.local_kinds[var] = old
+            else:
+                del self.local_kinds[var]
+
     def _Comprehension(self, e, scope):
         inner = scope | {e.var}
         source = self.expr(e.source, scope)
-        outer = dict(self.local_kinds)
-        self.local_kinds[e.var] = value_kind(e.source, self.d, self.local_kinds)
-        try:
-            element = self.expr(e.element, inner)
-            cond = self.expr(e.cond, inner) if e.cond is not None else None
-        finally:
-            self.local_kinds = outer
+        element, cond = self._with_local_kind(e.var, e.source, lambda: (
+            self.expr(e.element, inner),
+            self.expr(e.cond, inner) if e.cond is not None else None))
         var = e.var
 
         def comprehension(ctx):
@@ -337,7 +344,8 @@ class ExprCompiler:
     def _Sort(self, e, scope):
         inner = scope | {e.var}
         source = self.expr(e.source, scope)
-        keys = [(self.expr(k.expr, inner), k.direction == "most") for k in e.keys]
+        keys = self._with_local_kind(e.var, e.source, lambda: [
+            (self.expr(k.expr, inner), k.direction == "most") for k in e.keys])
         var, span = e.var, e.span
 
         def sort(ctx):

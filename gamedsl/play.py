@@ -153,7 +153,7 @@ def _states_of(view: dict, cid) -> List[tuple]:
 
 def render_view(console: Console, game, view: dict) -> None:
     """What one seat may see: the round and phase, variables, players' values and public
-    facts, and every zone (a component with states on a line of its own, with them)."""
+    facts, and every zone (components with states as a table: a row each, a column per state)."""
     head = f"{game.title} — round {view['round']}"
     if view.get("phase"):
         head += f", phase {view['phase']}"
