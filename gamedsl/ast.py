@@ -212,6 +212,15 @@ class Sort:
     keys: tuple
 
 
+def literal_value(e):
+    """The value an option's default or a scenario's `option x = v` writes: a word, number, text or bool."""
+    if isinstance(e, Name):
+        return e.name
+    if isinstance(e, (Number, Text, Bool)):
+        return e.value
+    return None
+
+
 Expr = Union[
     Name, Number, Text, Bool, NoneLit, Attribute, Index, Call, BinOp, Compare, And, Or,
     Not, Negate, Conditional, ListExpr, TupleExpr, Comprehension, Sort,

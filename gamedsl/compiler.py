@@ -187,7 +187,7 @@ class Compiler:
             ranges = tuple((a.low, a.high) for a in o.alternatives if isinstance(a, A.OptionRange))
             self.d.words.update(words)
             self.d.options.add(o.name)
-            options[o.name] = OptionSpec(o.name, words, ranges, _literal(o.default))
+            options[o.name] = OptionSpec(o.name, words, ranges, A.literal_value(o.default))
         tables = {t.name: self._table(t) for t in by_type.get(A.TableDecl, [])}
         self.d.tables = tables
         for t in tables.values():
@@ -439,14 +439,6 @@ class Compiler:
 
 
 # ---------------------------------------------------------------- small helpers
-
-
-def _literal(e):
-    if isinstance(e, A.Name):
-        return e.name
-    if isinstance(e, (A.Number, A.Text, A.Bool)):
-        return e.value
-    return None
 
 
 def _type_kind(t, d: Decls) -> str:

@@ -207,7 +207,7 @@ class _Runner:
                 elif isinstance(item, A.ScSeed):
                     seed = item.seed
                 else:
-                    options[item.name] = _literal(item.value)
+                    options[item.name] = A.literal_value(item.value)
                     try:
                         game.resolve_options(options)
                     except ValueError as err:
@@ -436,14 +436,6 @@ def _names_in(node) -> set:
                 walk(getattr(v, f.name))
     walk(node)
     return out
-
-
-def _literal(e):
-    if isinstance(e, A.Name):
-        return e.name
-    if isinstance(e, (A.Number, A.Text, A.Bool)):
-        return e.value
-    return None
 
 
 def _span_text(game) -> str:
