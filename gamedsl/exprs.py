@@ -110,6 +110,16 @@ class ExprCompiler:
             return lambda ctx: list(ctx.cat.by_kind[name])
         if name in d.options:
             return lambda ctx: ctx.state["options"][name]
+        if name in d.word_lists:
+            option, lists = d.word_lists[name]
+            span = e.span
+
+            def word_list(ctx):
+                wl = lists.get(ctx.state["options"].get(option) if option else None)
+                if wl is None:
+                    raise RuleError("E504", f"word list '{name}' was not read (is its file beside the game?)", span)
+                return wl
+            return word_list
         if name in d.words:
             return lambda ctx: name
         raise RuleError("E101", f"unknown name '{name}'", e.span)
