@@ -348,6 +348,12 @@ def _join(ctx, span, v):
     return "".join(_texts(span, "join", *as_list(v, span)))
 
 
+def _split(ctx, span, t, sep):
+    t, sep = _texts(span, "split", t, sep)
+    pieces = t.split(sep) if sep.strip() else t.split()
+    return [p.strip() for p in pieces if p.strip()]
+
+
 def _without(ctx, span, items, taken):
     out = list(as_list(items, span))
     for x in as_list(taken, span):
@@ -421,6 +427,9 @@ FUNCTIONS = {
     "starts_with": Builtin(lambda ctx, span, t, s: str.startswith(*_texts(span, "starts_with", t, s))),
     "ends_with": Builtin(lambda ctx, span, t, s: str.endswith(*_texts(span, "ends_with", t, s))),
     "join": Builtin(_join),
+    "split": Builtin(_split),
+    "flatten": Builtin(lambda ctx, span, v: [x for part in as_list(v, span) for x in as_list(part, span)],
+                       yields="same"),
     "covers": Builtin(_covers),
     "without": Builtin(_without, yields="same"),
     "formable": Builtin(_formable),

@@ -290,6 +290,15 @@ def _multiset(result_is_list: bool):
     return fn
 
 
+def _flatten(a):
+    item = a.items(0, "a list of lists")
+    inner = T.item_type(item)
+    if inner is None:
+        a._bad(0, "a list of lists")
+        inner = T.ANY
+    return a.done(T.List(inner))
+
+
 def _formable(a):
     if not isinstance(T.unwrap(a.types[0]), T.Words) and T.unwrap(a.types[0]) != T.ANY:
         a._bad(0, "a word list", "declare one: words NAME from \"file.txt\"")
@@ -354,6 +363,9 @@ BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
     _b("starts_with(t, s)", 2, 2, _texts_to(T.BOOL), "does a text begin with s"),
     _b("ends_with(t, s)", 2, 2, _texts_to(T.BOOL), "does a text end with s"),
     _b("join(L)", 1, 1, _join, "a list of texts written one after the other"),
+    _b("split(t, sep)", 2, 2, _texts_to(T.List(T.TEXT)),
+       "the pieces of a text between the separators, trimmed of spaces; empty pieces dropped"),
+    _b("flatten(L)", 1, 1, _flatten, "a list of lists joined into one list"),
     _b("covers(L, M)", 2, 2, _multiset(False), "does L hold every item of M (as often as M does)"),
     _b("without(L, M)", 2, 2, _multiset(True), "L with each item of M taken out once"),
     _b("formable(D, L)", 2, 3, _formable,
