@@ -404,7 +404,7 @@ class Machine:
         if not (isinstance(player, int) and 0 <= player < state["n"]):
             raise RuleError("E504", f"'choose by' needs a player, not {plain(player)}", s.span)
         state["pending"] = {"s": s.sid, "players": [player]}
-        if not self.moves_for(state, player):
+        if not self.moves_for(state, player, first_only=True):
             state["pending"] = None
             raise RuleError("E503", f"P{player + 1} has no legal move here", s.span,
                             "add an alternative that is always possible (e.g. pass)")
@@ -422,8 +422,9 @@ class Machine:
                 state["pending"] = None
                 raise RuleError("E503", f"P{p + 1} has no legal move here", s.span)
 
-    def moves_for(self, state, seat: int) -> list:
-        """Every legal move of `seat` at the pending decision, in the rules' order."""
+    def moves_for(self, state, seat: int, first_only: bool = False) -> list:
+        """Every legal move of `seat` at the pending decision, in the rules' order (with
+        `first_only`, the first one found: enough to know the choice is not stuck)."""
         pending = state["pending"]
         if pending is None or seat not in pending["players"] or str(seat) in pending.get("got", {}):
             return []
@@ -436,12 +437,16 @@ class Machine:
         ctx = self.ctx(state, env, pure=True)
         out: list = []
         for alt in alts:
-            self._enumerate(ctx, alt, 0, [], seat, out)
+            self._enumerate(ctx, alt, 0, [], seat, out, first_only)
+            if out and first_only:
+                break
         return out
 
-    def _enumerate(self, ctx, alt, i, args, seat, out):
+    def _enumerate(self, ctx, alt, i, args, seat, out, first_only=False):
         if alt.typed is not None:
-            self._suggestions(ctx, alt, seat, out)
+            self._suggestions(ctx, alt, seat, out, first_only)
+            return
+        if first_only and out:
             return
         if i == len(alt.params):
             if alt.guard is None or alt.guard(ctx):
@@ -454,11 +459,11 @@ class Machine:
         for value in domain:
             ctx.env[param.name] = value
             args.append(value)
-            self._enumerate(ctx, alt, i + 1, args, seat, out)
+            self._enumerate(ctx, alt, i + 1, args, seat, out, first_only)
             args.pop()
         ctx.env.pop(param.name, None)
 
-    def _suggestions(self, ctx, alt, seat, out):
+    def _suggestions(self, ctx, alt, seat, out, first_only=False):
         """An alternative with typed parameters lists its suggestions that pass its guard."""
         if alt.suggest is None:
             return
@@ -476,6 +481,8 @@ class Machine:
                 ctx.env[param.name] = value
             if alt.guard is None or alt.guard(ctx):
                 out.append({"seat": seat, "alt": alt.name, "args": args})
+                if first_only:
+                    break
         for param in alt.params:
             ctx.env.pop(param.name, None)
 
