@@ -344,8 +344,8 @@ def _letters(ctx, span, t):
     return list(_texts(span, "letters_of", t)[0])
 
 
-def _join(ctx, span, v):
-    return "".join(_texts(span, "join", *as_list(v, span)))
+def _join(ctx, span, v, sep=""):
+    return _texts(span, "join", sep)[0].join(_texts(span, "join", *as_list(v, span)))
 
 
 def _split(ctx, span, t, sep):

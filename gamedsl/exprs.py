@@ -92,6 +92,10 @@ class ExprCompiler:
                 except KeyError:
                     raise RuleError("E504", f"'{name}' has no value here yet", span) from None
             return local
+        if name in d.words and _is_enum(d.types.get(e) if d.types else None):
+            # the checker read this name as an enum's or option's word (`challenge ==
+            # players`): the word wins over a built-in name of the same spelling
+            return lambda ctx: name
         if name == "current":
             return lambda ctx: ctx.state["flow"]["current"]
         if name == "start_player":
@@ -361,6 +365,11 @@ class ExprCompiler:
                 raise RuleError("E504", "sort keys must be numbers, texts or bools of one kind", span) from None
             return [item for item, _ in computed]
         return sort
+
+
+def _is_enum(t) -> bool:
+    from . import types as T
+    return isinstance(t, T.Enum)
 
 
 def kind_of_type(t) -> Optional[str]:

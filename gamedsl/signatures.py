@@ -277,6 +277,8 @@ def _join(a):
     item = a.items(0, "a list of texts")
     if T.unwrap(item) not in (T.TEXT, T.ANY):
         a._bad(0, "a list of texts")
+    if len(a.types) > 1:
+        _text_arg(a, 1)
     return a.done(T.TEXT)
 
 
@@ -362,7 +364,7 @@ BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
     _b("replace(t, old, new)", 3, 3, _texts_to(T.TEXT), "a text with every `old` replaced by `new`"),
     _b("starts_with(t, s)", 2, 2, _texts_to(T.BOOL), "does a text begin with s"),
     _b("ends_with(t, s)", 2, 2, _texts_to(T.BOOL), "does a text end with s"),
-    _b("join(L)", 1, 1, _join, "a list of texts written one after the other"),
+    _b("join(L, sep)", 1, 2, _join, "a list of texts written one after the other (with sep between them)"),
     _b("split(t, sep)", 2, 2, _texts_to(T.List(T.TEXT)),
        "the pieces of a text between the separators, trimmed of spaces; empty pieces dropped"),
     _b("flatten(L)", 1, 1, _flatten, "a list of lists joined into one list"),
