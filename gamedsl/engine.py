@@ -334,7 +334,7 @@ def match_template(alt, text: str) -> Optional[list]:
 
 def _loose(literal: str) -> str:
     """A template's fixed words as a pattern: any run of spaces matches any other."""
-    return r"\s*".join(re.escape(part) for part in literal.split()) if literal.strip() else r"\s*"
+    return r"\s*" + r"\s*".join(re.escape(part) for part in literal.split()) + r"\s*"
 
 
 def _negate(v):

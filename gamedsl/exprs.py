@@ -15,6 +15,7 @@ from typing import Callable, Dict, Optional, Set
 from . import ast as A
 from . import builtins as B
 from .errors import RuleError
+from .wordlists import ListError
 
 Fn = Callable[["Ctx"], object]
 
@@ -122,6 +123,10 @@ class ExprCompiler:
                 wl = lists.get(ctx.state["options"].get(option) if option else None)
                 if wl is None:
                     raise RuleError("E504", f"word list '{name}' was not read (is its file beside the game?)", span)
+                try:
+                    wl.words  # read on first use: a broken file is a rule error, not a crash
+                except (ListError, OSError) as err:
+                    raise RuleError("E504", f"word list '{name}': {err}", span) from None
                 return wl
             return word_list
         if name in d.words:

@@ -5,6 +5,7 @@ later snippet on that page is checked as a variant of it (`extends`), so snippet
 can stay short and still use the whole game's names.
 """
 
+import gzip
 import re
 from pathlib import Path
 
@@ -27,6 +28,22 @@ def examples():
             yield pytest.param(page.name, block, None if whole else base, id=f"{page.stem}-{n}")
 
 
+WORDS = re.compile(r'^words \w+ from "([^"]+)"', re.M)
+
+
+def write_word_lists(folder: Path, text: str) -> None:
+    """The files an example's `words` declarations read (a few words; every value of an
+    option named in the file name), so the example checks as a game shipped with them."""
+    for name in WORDS.findall(text):
+        m = re.search(r"\{(\w+)\}", name)
+        option = re.search(r"^option " + m.group(1) + r":(.*)=", text, re.M) if m else None
+        values = [v.strip() for v in option.group(1).split("|")] if option else [""]
+        for v in values:
+            file = folder / (name.replace(m.group(0), v) if m else name)
+            data = b"cat\nact\ntea\n"
+            file.write_bytes(gzip.compress(data) if file.name.endswith(".gz") else data)
+
+
 @pytest.mark.parametrize("page,block,base", list(examples()))
 def test_doc_example_checks(tmp_path, page, block, base):
     path = tmp_path / "example.game"
@@ -35,6 +52,7 @@ def test_doc_example_checks(tmp_path, page, block, base):
     else:
         (tmp_path / "base.game").write_text(base)
         path.write_text('extends "base.game"\n' + block)
+    write_word_lists(tmp_path, (base or "") + block)
     diags, _ = check_files([str(path)])
     errors = [f"{d.span.line if d.span else '?'}: {d.code} {d.message}" for d in diags if d.is_error]
     assert not errors, f"{page}: an example does not check:\n{block}\n" + "\n".join(errors)
