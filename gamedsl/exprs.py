@@ -25,11 +25,15 @@ MAX_CALL_DEPTH = 200
 class Ctx:
     """What an expression reads: the program, the state, the local names, the catalogue."""
 
-    __slots__ = ("program", "state", "env", "cat", "pure", "depth")
+    __slots__ = ("program", "state", "env", "cat", "pure", "depth", "memo")
 
     def __init__(self, program, state, env, cat, pure=False):
         self.program, self.state, self.env, self.cat = program, state, env, cat
         self.pure, self.depth = pure, 0
+        # Listing legal moves reads a state that does not change meanwhile, and a def sees
+        # only its arguments and the state: there, each def's value for the same arguments
+        # is computed once (a dict here; None elsewhere).
+        self.memo = None
 
 
 def zone_items(state: dict, name: str, owner: int) -> list:
@@ -237,6 +241,16 @@ class ExprCompiler:
 
         def call(ctx):
             values = [a(ctx) for a in args]
+            memo = ctx.memo
+            if memo is not None:
+                key = (e.name, repr(values))
+                if key in memo:
+                    return memo[key]
+                memo[key] = result = _run_def(ctx, values)
+                return result
+            return _run_def(ctx, values)
+
+        def _run_def(ctx, values):
             body = body_holder.get(e.name)
             if body is None:
                 body = body_holder[e.name] = self.expr(fn_decl.body, set(names))

@@ -435,6 +435,7 @@ class Machine:
             env[stmt.a] = seat
             alts = stmt.c
         ctx = self.ctx(state, env, pure=True)
+        ctx.memo = {}
         out: list = []
         for alt in alts:
             self._enumerate(ctx, alt, 0, [], seat, out, first_only)
@@ -515,6 +516,7 @@ class Machine:
         if not self._typed_ok(alt, move["args"]):
             return "this move needs " + ", ".join(alt.typed)
         ctx = self.ctx(state, env, pure=True)
+        ctx.memo = {}
         for param, value in zip(alt.params, move["args"]):
             ctx.env[param.name] = value
         if alt.guard is None or alt.guard(ctx):
