@@ -196,6 +196,19 @@ class Game:
         words = sorted({t.split()[0] for t in texts if t.split()})
         raise MoveError(f"'{text}' is not a legal move{hint} (legal moves start with: {', '.join(words)})")
 
+    def typed_hints(self, state: dict, seat: int) -> List[str]:
+        """How a person types the pending choice's typed moves: `build <t>` for `build {t}`."""
+        out = []
+        for alt in self.machine.typed_alternatives(state, seat):
+            template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
+            out.append(re.sub(r"\{(\w+)\}", r"<\1>", template))
+        return out
+
+    def is_suggestion(self, state: dict, move: dict) -> bool:
+        """Is this legal move one of a typed alternative's suggestions (for bots: a person
+        types such moves, and a word game does not show a person the words)?"""
+        return any(a.name == move.get("alt") for a in self.machine.typed_alternatives(state, move.get("seat")))
+
     def _typed_move(self, state: dict, text: str, seat: Optional[int]) -> Optional[dict]:
         """A typed text read by an alternative's template whose parameters are typed
         (`build {w}`): the move, if its guard allows it; MoveError saying why if not."""
