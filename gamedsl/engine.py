@@ -190,7 +190,10 @@ class Game:
         if not moves:
             raise MoveError("no move is possible for this seat now", "not_your_turn")
         import difflib
-        texts = [self.move_text(state, m) for m in moves]
+        # a typed move's suggestions are for bots: never hint one to a person (a word game
+        # would give its words away)
+        texts = [self.move_text(state, m) for m in moves if not self.is_suggestion(state, m)]
+        texts += self.typed_hints(state, moves[0]["seat"])
         close = difflib.get_close_matches(text, texts, n=1, cutoff=0.5)
         hint = f" — did you mean '{close[0]}'?" if close else ""
         words = sorted({t.split()[0] for t in texts if t.split()})
