@@ -84,3 +84,20 @@ def test_bots_see_only_words_they_can_build(game):
 
 def state_letter(game, state, cid):
     return game.machine.catalogue(state).attrs[cid]["letter"]
+
+
+def test_a_person_plays_from_the_terminal_without_seeing_the_words(game):
+    import io
+    from gamedsl.play import play_game
+    out = io.StringIO()
+    typed = "build qqqq\nbuild zzz + yyy\npass\nkeep\nquit\n"
+    outcome = play_game(game, ["human", "random"], seed=2, out=out, inp=io.StringIO(typed))
+    text = out.getvalue()
+    assert outcome.abandoned
+    assert "or type: build <t>" in text and "1. pass" in text
+    assert "the cards lack Q, Q, Q, Q" in text and "two words need the V patent" in text
+    assert "hand of P1 (you): " in text and "hand of P2: (7 hidden)" in text
+    assert "office: A$8  B$2" in text and "coins" in text and "stock" in text
+    # the words P1 could build are never listed to P1
+    listed = [line for line in text.splitlines() if line.strip()[:3].rstrip(".").strip().isdigit()]
+    assert not any("build" in line for line in listed)
