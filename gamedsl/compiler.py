@@ -193,7 +193,7 @@ class Compiler:
             self.d.options.add(o.name)
             options[o.name] = OptionSpec(o.name, words, ranges, _literal(o.default))
         for w in by_type.get(A.WordsDecl, []):
-            option = option_in_name(w.source)[0]
+            option = option_in_name(w.source)
             self.d.word_lists[w.name] = (option, dict(w.lists))
         tables = {t.name: self._table(t) for t in by_type.get(A.TableDecl, [])}
         self.d.tables = tables

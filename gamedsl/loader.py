@@ -88,7 +88,7 @@ def read_words_file(decl: A.WordsDecl, decls: List, diags: List[Diagnostic]) -> 
     """A `words W from "f_{option}.txt"`: one WordList per value of the option in the name
     (each file must be beside the game), read lazily on first use."""
     span = decl.span
-    option, _ = option_in_name(decl.source)
+    option = option_in_name(decl.source)
     values: List = [None]
     if option:
         opt = next((d for d in decls if isinstance(d, A.OptionDecl) and d.name == option), None)

@@ -13,7 +13,7 @@ import io
 from collections import Counter
 from itertools import product
 from pathlib import Path
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List
 
 MAX_LIST_BYTES = 32 * 1024 * 1024   # a list's text, after decompression
 MAX_FORMABLE_SETS = 200_000          # sub-multisets tried by one formable() call
@@ -109,9 +109,9 @@ def word_list(path: Path) -> WordList:
     return wl
 
 
-def option_in_name(source: str) -> Tuple[str, str]:
-    """('dictionary', 'english_{dictionary}.txt.gz') -> the option named in braces, or ''."""
+def option_in_name(source: str) -> str:
+    """'english_{dictionary}.txt.gz' -> 'dictionary': the option named in braces, or ''."""
     start, end = source.find("{"), source.find("}")
     if start < 0 or end < start:
-        return "", source
-    return source[start + 1:end].strip(), source
+        return ""
+    return source[start + 1:end].strip()
