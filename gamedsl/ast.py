@@ -354,9 +354,12 @@ class Repeat:
 
 @node
 class AltParam:
+    """``name in domain`` (a listed choice), or ``name: type`` (typed by a person; domain None)."""
+
     span: Span
     name: str
-    domain: Expr
+    domain: Optional[Expr]
+    type: Optional["TypeRef"] = None
 
 
 @node
@@ -369,6 +372,8 @@ class Alternative:
     template: Optional[str]
     guard: Optional[Expr]
     body: tuple
+    suggest: Optional[Expr] = None  # typed parameters: the values bots consider
+    refusal: Optional[Expr] = None  # typed parameters: why the guard refuses (``if g else E``)
 
 
 @node
@@ -607,6 +612,18 @@ class PublicDecl:
     name: str
     var: str
     expr: Expr
+
+
+@node
+class WordsDecl:
+    """``words NAME from "file_{option}.txt.gz"``: a word list beside the game, one word a line.
+    `lists` (filled by the loader) pairs each value of the option named in the file name (None
+    when there is none) with its gamedsl.wordlists.WordList."""
+
+    span: Span
+    name: str
+    source: str
+    lists: tuple = ()
 
 
 @node

@@ -330,6 +330,59 @@ def _counts(ctx, span, v):
     return out
 
 
+# ---------------------------------------------------------------- texts and multisets
+
+
+def _texts(span, what, *values):
+    for v in values:
+        if not isinstance(v, str):
+            raise RuleError("E504", f"{what} needs texts, not {plain(v)}", span)
+    return values
+
+
+def _letters(ctx, span, t):
+    return list(_texts(span, "letters_of", t)[0])
+
+
+def _join(ctx, span, v, sep=""):
+    return _texts(span, "join", sep)[0].join(_texts(span, "join", *as_list(v, span)))
+
+
+def _split(ctx, span, t, sep):
+    t, sep = _texts(span, "split", t, sep)
+    pieces = t.split(sep) if sep.strip() else t.split()
+    return [p.strip() for p in pieces if p.strip()]
+
+
+def _without(ctx, span, items, taken):
+    out = list(as_list(items, span))
+    for x in as_list(taken, span):
+        if x in out:
+            out.remove(x)
+    return out
+
+
+def _covers(ctx, span, items, wanted):
+    left = list(as_list(items, span))
+    for x in as_list(wanted, span):
+        if x not in left:
+            return False
+        left.remove(x)
+    return True
+
+
+def _formable(ctx, span, words, letters, doubles=0):
+    from .wordlists import ListError, WordList
+    if not isinstance(words, WordList):
+        raise RuleError("E504", f"formable needs a word list, not {plain(words)}", span)
+    if doubles not in (0, 1):
+        raise RuleError("E504", f"formable lets one letter be used twice at most, not {plain(doubles)}", span)
+    try:
+        return words.formable(_texts(span, "formable", *as_list(letters, span)), doubles)
+    except ListError as err:
+        raise RuleError("E504", str(err), span) from None
+
+
 FUNCTIONS = {
     "len": Builtin(_len),
     "sum": Builtin(lambda ctx, span, v: sum(_numbers(v, span, "sum"))),
@@ -367,4 +420,17 @@ FUNCTIONS = {
     "longest_run": Builtin(_longest_run),
     "chain": Builtin(_chain),
     "counts": Builtin(_counts),
+    "letters_of": Builtin(_letters),
+    "upper": Builtin(lambda ctx, span, t: _texts(span, "upper", t)[0].upper()),
+    "lower": Builtin(lambda ctx, span, t: _texts(span, "lower", t)[0].lower()),
+    "replace": Builtin(lambda ctx, span, t, a, b: str.replace(*_texts(span, "replace", t, a, b))),
+    "starts_with": Builtin(lambda ctx, span, t, s: str.startswith(*_texts(span, "starts_with", t, s))),
+    "ends_with": Builtin(lambda ctx, span, t, s: str.endswith(*_texts(span, "ends_with", t, s))),
+    "join": Builtin(_join),
+    "split": Builtin(_split),
+    "flatten": Builtin(lambda ctx, span, v: [x for part in as_list(v, span) for x in as_list(part, span)],
+                       yields="same"),
+    "covers": Builtin(_covers),
+    "without": Builtin(_without, yields="same"),
+    "formable": Builtin(_formable),
 }

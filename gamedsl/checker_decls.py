@@ -21,7 +21,7 @@ VAR_FLAGS = ("secret",)
 _KEYWORD = {A.EnumDecl: "enum", A.OptionDecl: "option", A.TableDecl: "table",
             A.KindDecl: "kind", A.ZoneDecl: "zone", A.VarDecl: "var", A.DefDecl: "def",
             A.ProcDecl: "procedure", A.PhaseDecl: "phase", A.ResultDecl: "result",
-            A.PublicDecl: "public"}
+            A.PublicDecl: "public", A.WordsDecl: "words"}
 
 
 def name_span(g: Globals, decl) -> A.Span:
@@ -58,6 +58,8 @@ def build_globals(game: A.GameFile, sources=None) -> Globals:
             g.enum_values[d.name] = words
             for w in dict.fromkeys(words):
                 g.words.setdefault(w, []).append(d.name)
+    for d in g.of(A.WordsDecl):
+        g.declare(d.name, "words", d, T.Words(d.name))
     for d in g.of(A.KindDecl):
         g.declare(d.name, "kind", d, T.List(T.kind(d.name)))
         g.type_scope.setdefault(d.name, T.kind(d.name))

@@ -88,6 +88,11 @@ def _name(e: A.Name, env: Env, expect, role):
         g.use(expect0.name)
         return T.Enum(expect0.name)
     sym = g.use(name)
+    if sym is not None and sym.what == "words" and role != "words":
+        env.report(Diagnostic("E215", f"'{name}' is a word list: ask it 'w in {name}' or "
+                              f"formable({name}, letters)", e.span,
+                              "a word list is not a value to keep, count or walk through"))
+        return T.ANY
     if sym is not None and sym.what not in ("player var", "player zone"):
         if sym.what in ("enum", "def", "procedure"):
             hint = f"call it: {name}(...)" if sym.what != "enum" else None
@@ -240,7 +245,8 @@ def _call(e: A.Call, env: Env, expect, role):
         return def_result(g, name)
     builtin = BUILTINS.get(name)
     if builtin is not None and env.lookup(name) is None:
-        arg_types = [infer(a, env) for a in e.args]
+        arg_types = [infer(a, env, role="words" if i in builtin.list_args else None)
+                     for i, a in enumerate(e.args)]
         if not _arity_ok(env, e, name, builtin.min_args, builtin.max_args, builtin.arity_text(),
                          f"write {builtin.usage}"):
             return T.ANY
@@ -319,7 +325,10 @@ def _is_word(e, env: Env) -> bool:
 
 def _compare(e: A.Compare, env: Env, expect, role):
     if e.op in ("in", "not in"):
-        rt = infer(e.right, env)
+        rt = infer(e.right, env, role="words")
+        if isinstance(T.unwrap(rt), T.Words):
+            expect_type(e.left, env, T.TEXT, f"a word looked up in {rt.name}")
+            return T.BOOL
         item = T.item_type(rt)
         if item is None:
             infer(e.left, env)

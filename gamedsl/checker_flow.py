@@ -16,7 +16,7 @@ from .diagnostics import Diagnostic
 from .signatures import BUILTIN_NAMES, BUILTINS
 
 UNUSED_WHAT = {"def": "def", "procedure": "procedure", "table": "table", "enum": "enum",
-               "var": "variable", "player var": "player variable"}
+               "var": "variable", "player var": "player variable", "words": "word list"}
 
 
 def check_procedures(g: Globals) -> List[Diagnostic]:

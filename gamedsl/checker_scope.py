@@ -23,7 +23,7 @@ WHAT = {
     "enum": "an enum", "option": "an option", "table": "a table", "kind": "a kind",
     "zone": "a zone", "player zone": "a player zone", "var": "a variable",
     "player var": "a player variable", "def": "a def", "procedure": "a procedure",
-    "builtin": "a built-in name", "phase": "a phase",
+    "builtin": "a built-in name", "phase": "a phase", "words": "a word list",
 }
 
 

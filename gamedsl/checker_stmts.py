@@ -307,13 +307,24 @@ def check_alternatives(alts, env: Env, loops) -> None:
                                   _first_line(alt.span)))
         names.setdefault(alt.name, alt.params)
         inner = env.child(pure="in a choice's parameters")
+        typed = _typed_params(alt, env)
         for p in alt.params:
-            item = iterate(p.domain, inner, f"the choices for '{p.name}'")
+            if p.domain is None:
+                item = typed.get(p.name, T.ANY)
+            else:
+                item = iterate(p.domain, inner, f"the choices for '{p.name}'")
             env.g.types[p] = item
             inner.bind(p.name, item, "choice parameter", p.span)
         if alt.guard is not None:
             guard_env = inner.child(pure="in a choice's condition")
             expect_bool(alt.guard, guard_env, "a choice's condition")
+            if alt.refusal is not None:
+                expect_type(alt.refusal, guard_env, T.TEXT, "what a refused move is told ('else')")
+        if alt.suggest is not None and typed:
+            types = [typed[p.name] for p in alt.params]
+            want = T.List(types[0] if len(types) == 1 else T.Tuple(tuple(types)))
+            outer = env.child(pure="in a choice's suggestions")
+            expect_type(alt.suggest, outer, want, "the suggestions")
         if alt.template is not None:
             params = [p.name for p in alt.params]
             for m in PLACEHOLDER.finditer(alt.template):
@@ -324,6 +335,42 @@ def check_alternatives(alts, env: Env, loops) -> None:
                                        of=" in the move's text"))
         body_env = inner.child(pure=env.pure)
         check_block(alt.body, body_env, loops)
+
+
+TYPED = {"text": T.TEXT, "number": T.NUMBER, "int": T.NUMBER}
+
+
+def _typed_params(alt, env: Env) -> dict:
+    """The types of an alternative's typed parameters (`w: text`); E315 for what cannot be typed."""
+    typed = {p.name: TYPED.get(p.type.name, T.ANY) for p in alt.params
+             if p.domain is None and isinstance(p.type, A.TypeName)}
+    head = _first_line(alt.span)
+    for p in alt.params:
+        if p.domain is None and (not isinstance(p.type, A.TypeName) or p.type.name not in TYPED):
+            env.report(Diagnostic("E315", f"a typed parameter is a text or a number, not "
+                                  f"'{_type_text(p.type)}'", p.span,
+                                  f"to choose among values write '{p.name} in LIST'"))
+    if typed and len(typed) != len(alt.params):
+        env.report(Diagnostic("E315", "a move's parameters are all listed ('x in L') or all "
+                              "typed ('x: text'), not some of each", head))
+    if not typed and alt.suggest is not None:
+        env.report(Diagnostic("E315", "'suggest' lists values for typed parameters ('w: text'); "
+                              "this move has none", alt.suggest.span))
+    if not typed and alt.refusal is not None:
+        env.report(Diagnostic("E315", "'else' after a condition tells a person why a move they "
+                              "typed is refused; this move has no typed parameters",
+                              alt.refusal.span))
+    return typed
+
+
+def _type_text(t) -> str:
+    if isinstance(t, A.TypeName):
+        return t.name
+    if isinstance(t, A.TypeOptional):
+        return _type_text(t.inner) + "?"
+    if isinstance(t, A.TypeList):
+        return "list of " + _type_text(t.item)
+    return "?"
 
 
 _DISPATCH = {

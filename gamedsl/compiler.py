@@ -15,6 +15,7 @@ import attrs
 from . import ast as A
 from .errors import RuleError
 from .exprs import ExprCompiler, value_kind
+from .wordlists import option_in_name
 
 # ---------------------------------------------------------------- declarations
 
@@ -40,6 +41,7 @@ class Decls:
     var_kinds: dict = attrs.Factory(dict)      # var name -> 'player', 'component', 'cell', 'value'
     state_kinds: dict = attrs.Factory(dict)    # component state name -> the same, for writing it
     types: dict = attrs.Factory(dict)          # expression node -> the checker's type
+    word_lists: dict = attrs.Factory(dict)     # name -> (option picking the file or "", {value: WordList})
 
 
 @attrs.define
@@ -136,6 +138,9 @@ class Alt:
     guard: Optional[Callable]
     body: int
     span: A.Span
+    typed: Optional[list] = None        # typed parameters: the type of each ("text" or "number")
+    suggest: Optional[Callable] = None  # typed parameters: the values bots are offered
+    refusal: Optional[Callable] = None  # typed parameters: why the guard refused a typed move
 
 
 @attrs.define
@@ -188,6 +193,9 @@ class Compiler:
             self.d.words.update(words)
             self.d.options.add(o.name)
             options[o.name] = OptionSpec(o.name, words, ranges, A.literal_value(o.default))
+        for w in by_type.get(A.WordsDecl, []):
+            option = option_in_name(w.source)
+            self.d.word_lists[w.name] = (option, dict(w.lists))
         tables = {t.name: self._table(t) for t in by_type.get(A.TableDecl, [])}
         self.d.tables = tables
         for t in tables.values():
@@ -403,14 +411,22 @@ class Compiler:
         for alt in alternatives:
             params = []
             local_kinds = dict(kinds)
+            typed = [p.type.name for p in alt.params if p.domain is None] or None
             for p in alt.params:
+                if p.domain is None:  # typed by a person: no list of values
+                    params.append(Param(p.name, None, "value"))
+                    local_kinds[p.name] = "value"
+                    scope.add(p.name)
+                    continue
                 domain = self._pure(self.ex.expr(p.domain, scope))
                 kind = value_kind(p.domain, self.d, local_kinds)
                 local_kinds[p.name] = kind
                 params.append(Param(p.name, domain, kind))
                 scope.add(p.name)
-            guard = self._pure(self.ex.expr(alt.guard, scope)) if alt.guard is not None else None
-            out.append(Alt(alt.name, params, alt.template, guard, self.block(alt.body, scope), alt.span))
+            pure = lambda e: self._pure(self.ex.expr(e, scope)) if e is not None else None  # noqa: E731
+            guard = pure(alt.guard)
+            out.append(Alt(alt.name, params, alt.template, guard, self.block(alt.body, scope), alt.span,
+                           typed, pure(alt.suggest), pure(alt.refusal)))
         return out
 
     def _assign(self, s: A.Assign, scope) -> Stmt:

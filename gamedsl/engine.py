@@ -114,8 +114,11 @@ class Game:
         if move["seat"] not in waiting:
             who = ", ".join(f"P{p + 1}" for p in waiting) or "nobody"
             raise MoveError(f"P{move['seat'] + 1} cannot move now; waiting for {who}", "not_your_turn")
-        if move not in self.machine.moves_for(state, move["seat"]):
+        verdict = self.machine.typed_verdict(state, move)
+        if verdict is False and move not in self.machine.moves_for(state, move["seat"]):
             raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now", "illegal")
+        if verdict:
+            raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now: {verdict}", "illegal")
         new = clone(state)
         new["said"] = []
         self.machine.submit(new, move)
@@ -181,14 +184,52 @@ class Game:
         for m in moves:
             if _normalise(self.move_text(state, m)) == want:
                 return m
+        typed = self._typed_move(state, text, seat)
+        if typed is not None:
+            return typed
         if not moves:
             raise MoveError("no move is possible for this seat now", "not_your_turn")
         import difflib
-        texts = [self.move_text(state, m) for m in moves]
+        # a typed move's suggestions are for bots: never hint one to a person (a word game
+        # would give its words away)
+        texts = [self.move_text(state, m) for m in moves if not self.is_suggestion(state, m)]
+        texts += self.typed_hints(state, moves[0]["seat"])
         close = difflib.get_close_matches(text, texts, n=1, cutoff=0.5)
         hint = f" — did you mean '{close[0]}'?" if close else ""
         words = sorted({t.split()[0] for t in texts if t.split()})
         raise MoveError(f"'{text}' is not a legal move{hint} (legal moves start with: {', '.join(words)})")
+
+    def typed_hints(self, state: dict, seat: int) -> List[str]:
+        """How a person types the pending choice's typed moves: `build <t>` for `build {t}`."""
+        out = []
+        for alt in self.machine.typed_alternatives(state, seat):
+            template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
+            out.append(re.sub(r"\{(\w+)\}", r"<\1>", template))
+        return out
+
+    def is_suggestion(self, state: dict, move: dict) -> bool:
+        """Is this legal move one of a typed alternative's suggestions (for bots: a person
+        types such moves, and a word game does not show a person the words)?"""
+        return any(a.name == move.get("alt") for a in self.machine.typed_alternatives(state, move.get("seat")))
+
+    def _typed_move(self, state: dict, text: str, seat: Optional[int]) -> Optional[dict]:
+        """A typed text read by an alternative's template whose parameters are typed
+        (`build {w}`): the move, if its guard allows it; MoveError saying why if not."""
+        seats = self.waiting_for(state) if seat is None else [seat]
+        refused = None
+        for s in seats:
+            for alt in self.machine.typed_alternatives(state, s):
+                args = match_template(alt, text)
+                if args is None:
+                    continue
+                move = {"seat": s, "alt": alt.name, "args": args}
+                verdict = self.machine.typed_verdict(state, move)
+                if verdict is None:
+                    return move
+                refused = refused or f"'{text.strip()}' is not possible: {verdict}"
+        if refused:
+            raise MoveError(refused, "illegal")
+        return None
 
     # ------------------------------------------------------------ what a seat may see
     def view(self, state: dict, seat: int) -> dict:
@@ -284,6 +325,34 @@ def _written_per_player(game: "Game", state: dict, facts: list) -> dict:
             values.append(p.write(v, kind, ctx.cat) if kind in ("player", "component") else v)
         out[name] = values
     return out
+
+
+def match_template(alt, text: str) -> Optional[list]:
+    """The values of an alternative's typed parameters read from a typed text by its template
+    (`build {w}` reads `build quiz` as ["quiz"]); None if the text does not fit it. Words of
+    the template match ignoring case and spacing; a number parameter takes a number."""
+    template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
+    types = {p.name: t for p, t in zip(alt.params, alt.typed)}
+    pattern, pos = "", 0
+    for m in re.finditer(r"\{(\w+)\}", template):
+        pattern += _loose(template[pos:m.start()])
+        kind = types.get(m.group(1))
+        pattern += rf"(?P<{m.group(1)}>-?[0-9]+(?:\.[0-9]+)?)" if kind == "number" else rf"(?P<{m.group(1)}>.+?)"
+        pos = m.end()
+    pattern += _loose(template[pos:])
+    found = re.fullmatch(r"\s*" + pattern + r"\s*", text, re.I)
+    if not found:
+        return None
+    args = []
+    for p, t in zip(alt.params, alt.typed):
+        raw = found.group(p.name).strip()
+        args.append((float(raw) if "." in raw else int(raw)) if t == "number" else raw)
+    return args
+
+
+def _loose(literal: str) -> str:
+    """A template's fixed words as a pattern: any run of spaces matches any other."""
+    return r"\s*" + r"\s*".join(re.escape(part) for part in literal.split()) + r"\s*"
 
 
 def _negate(v):

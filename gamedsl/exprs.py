@@ -15,6 +15,7 @@ from typing import Callable, Dict, Optional, Set
 from . import ast as A
 from . import builtins as B
 from .errors import RuleError
+from .wordlists import ListError
 
 Fn = Callable[["Ctx"], object]
 
@@ -24,11 +25,15 @@ MAX_CALL_DEPTH = 200
 class Ctx:
     """What an expression reads: the program, the state, the local names, the catalogue."""
 
-    __slots__ = ("program", "state", "env", "cat", "pure", "depth")
+    __slots__ = ("program", "state", "env", "cat", "pure", "depth", "memo")
 
     def __init__(self, program, state, env, cat, pure=False):
         self.program, self.state, self.env, self.cat = program, state, env, cat
         self.pure, self.depth = pure, 0
+        # Listing legal moves reads a state that does not change meanwhile, and a def sees
+        # only its arguments and the state: there, each def's value for the same arguments
+        # is computed once (a dict here; None elsewhere).
+        self.memo = None
 
 
 def zone_items(state: dict, name: str, owner: int) -> list:
@@ -95,6 +100,10 @@ class ExprCompiler:
                 except KeyError:
                     raise RuleError("E504", f"'{name}' has no value here yet", span) from None
             return local
+        if name in d.words and _is_enum(d.types.get(e) if d.types else None):
+            # the checker read this name as an enum's or option's word (`challenge ==
+            # players`): the word wins over a built-in name of the same spelling
+            return lambda ctx: name
         if name == "current":
             return lambda ctx: ctx.state["flow"]["current"]
         if name == "start_player":
@@ -113,6 +122,20 @@ class ExprCompiler:
             return lambda ctx: list(ctx.cat.by_kind[name])
         if name in d.options:
             return lambda ctx: ctx.state["options"][name]
+        if name in d.word_lists:
+            option, lists = d.word_lists[name]
+            span = e.span
+
+            def word_list(ctx):
+                wl = lists.get(ctx.state["options"].get(option) if option else None)
+                if wl is None:
+                    raise RuleError("E504", f"word list '{name}' was not read (is its file beside the game?)", span)
+                try:
+                    wl.words  # read on first use: a broken file is a rule error, not a crash
+                except (ListError, OSError) as err:
+                    raise RuleError("E504", f"word list '{name}': {err}", span) from None
+                return wl
+            return word_list
         if name in d.words:
             return lambda ctx: name
         raise RuleError("E101", f"unknown name '{name}'", e.span)
@@ -222,6 +245,16 @@ class ExprCompiler:
 
         def call(ctx):
             values = [a(ctx) for a in args]
+            memo = ctx.memo
+            if memo is not None:
+                key = (e.name, repr(values))
+                if key in memo:
+                    return memo[key]
+                memo[key] = result = _run_def(ctx, values)
+                return result
+            return _run_def(ctx, values)
+
+        def _run_def(ctx, values):
             body = body_holder.get(e.name)
             if body is None:
                 body = body_holder[e.name] = self.expr(fn_decl.body, set(names))
@@ -369,6 +402,11 @@ class ExprCompiler:
                 raise RuleError("E504", "sort keys must be numbers, texts or bools of one kind", span) from None
             return [item for item, _ in computed]
         return sort
+
+
+def _is_enum(t) -> bool:
+    from . import types as T
+    return isinstance(t, T.Enum)
 
 
 def kind_of_type(t) -> Optional[str]:

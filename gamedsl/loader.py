@@ -16,13 +16,14 @@ from .diagnostics import Diagnostic, GameError
 from .errors import RuleError
 from .syntax import MAX_SOURCE_BYTES, parse
 from .tablefiles import parse_csv
+from .wordlists import option_in_name, word_list
 
 MAX_EXTENDS = 10
 
 # Declarations a variant replaces by name; the others (game, players, setup, turn,
 # score, tiebreak) there is one of, and a variant's replaces the base's.
 _NAMED = (A.OptionDecl, A.EnumDecl, A.TableDecl, A.KindDecl, A.ZoneDecl, A.VarDecl, A.DefDecl,
-          A.ProcDecl, A.PhaseDecl, A.ResultDecl, A.PublicDecl)
+          A.ProcDecl, A.PhaseDecl, A.ResultDecl, A.PublicDecl, A.WordsDecl)
 
 
 def _key(decl):
@@ -83,6 +84,36 @@ def read_table_file(decl: A.TableDecl, sources: Dict[str, str], diags: List[Diag
     return attrs.evolve(decl, columns=columns, rows=rows)
 
 
+def read_words_file(decl: A.WordsDecl, decls: List, diags: List[Diagnostic]) -> A.WordsDecl:
+    """A `words W from "f_{option}.txt"`: one WordList per value of the option in the name
+    (each file must be beside the game), read lazily on first use."""
+    span = decl.span
+    option = option_in_name(decl.source)
+    values: List = [None]
+    if option:
+        opt = next((d for d in decls if isinstance(d, A.OptionDecl) and d.name == option), None)
+        words = [a.word for a in opt.alternatives if isinstance(a, A.OptionWord)] if opt else []
+        if opt is None or not words or len(words) != len(opt.alternatives):
+            diags.append(Diagnostic("E009", f"'{{{option}}}' in a word list's file name must name an "
+                                    "option whose values are words", span,
+                                    f"declare it, e.g. option {option}: small | large = small"))
+            return decl
+        values = words
+    lists = []
+    for value in values:
+        name = decl.source.replace("{" + option + "}", value) if option else decl.source
+        try:
+            path = beside(Path(decl.span.file), name, span)
+            if not path.is_file():
+                raise GameError([Diagnostic("E001", f"cannot read '{name}': no such file beside the game", span)])
+            lists.append((value, word_list(path)))
+        except GameError as err:
+            diags.extend(err.diagnostics)
+        except OSError as err:
+            diags.append(Diagnostic("E001", f"cannot read '{name}': {err.strerror or err}", span))
+    return attrs.evolve(decl, lists=tuple(lists))
+
+
 @attrs.define
 class Loaded:
     game: Optional[A.GameFile]
@@ -137,6 +168,7 @@ def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
         decls = merge(decls, variant.decls)
     decls = [read_table_file(d, sources, diags) if isinstance(d, A.TableDecl) and d.source else d
              for d in decls if not isinstance(d, A.ExtendsDecl)]
+    decls = [read_words_file(d, decls, diags) if isinstance(d, A.WordsDecl) else d for d in decls]
     game = A.GameFile(chain[0].span, tuple(decls))
     return Loaded(game, sources, diags)
 

@@ -418,7 +418,7 @@ class Machine:
         if not (isinstance(player, int) and 0 <= player < state["n"]):
             raise RuleError("E504", f"'choose by' needs a player, not {plain(player)}", s.span)
         state["pending"] = {"s": s.sid, "players": [player]}
-        if not self.moves_for(state, player):
+        if not self.moves_for(state, player, first_only=True):
             state["pending"] = None
             raise RuleError("E503", f"P{player + 1} has no legal move here", s.span,
                             "add an alternative that is always possible (e.g. pass)")
@@ -436,8 +436,9 @@ class Machine:
                 state["pending"] = None
                 raise RuleError("E503", f"P{p + 1} has no legal move here", s.span)
 
-    def moves_for(self, state, seat: int) -> list:
-        """Every legal move of `seat` at the pending decision, in the rules' order."""
+    def moves_for(self, state, seat: int, first_only: bool = False) -> list:
+        """Every legal move of `seat` at the pending decision, in the rules' order (with
+        `first_only`, the first one found: enough to know the choice is not stuck)."""
         pending = state["pending"]
         if pending is None or seat not in pending["players"] or str(seat) in pending.get("got", {}):
             return []
@@ -448,12 +449,20 @@ class Machine:
             env[stmt.a] = seat
             alts = stmt.c
         ctx = self.ctx(state, env, pure=True)
+        ctx.memo = {}
         out: list = []
         for alt in alts:
-            self._enumerate(ctx, alt, 0, [], seat, out)
+            self._enumerate(ctx, alt, 0, [], seat, out, first_only)
+            if out and first_only:
+                break
         return out
 
-    def _enumerate(self, ctx, alt, i, args, seat, out):
+    def _enumerate(self, ctx, alt, i, args, seat, out, first_only=False):
+        if alt.typed is not None:
+            self._suggestions(ctx, alt, seat, out, first_only)
+            return
+        if first_only and out:
+            return
         if i == len(alt.params):
             if alt.guard is None or alt.guard(ctx):
                 out.append({"seat": seat, "alt": alt.name, "args": list(args)})
@@ -465,9 +474,79 @@ class Machine:
         for value in domain:
             ctx.env[param.name] = value
             args.append(value)
-            self._enumerate(ctx, alt, i + 1, args, seat, out)
+            self._enumerate(ctx, alt, i + 1, args, seat, out, first_only)
             args.pop()
         ctx.env.pop(param.name, None)
+
+    def _suggestions(self, ctx, alt, seat, out, first_only=False):
+        """An alternative with typed parameters lists its suggestions that pass its guard."""
+        if alt.suggest is None:
+            return
+        values = alt.suggest(ctx)
+        if not isinstance(values, list):
+            raise RuleError("E504", f"'suggest' must give a list, not {plain(values)}", alt.span)
+        seen = set()
+        for v in values:
+            args = list(v) if len(alt.params) > 1 and isinstance(v, list) else [v]
+            key = repr(args)
+            if key in seen or not self._typed_ok(alt, args):
+                continue
+            seen.add(key)
+            for param, value in zip(alt.params, args):
+                ctx.env[param.name] = value
+            if alt.guard is None or alt.guard(ctx):
+                out.append({"seat": seat, "alt": alt.name, "args": args})
+                if first_only:
+                    break
+        for param in alt.params:
+            ctx.env.pop(param.name, None)
+
+    @staticmethod
+    def _typed_ok(alt, args) -> bool:
+        if len(args) != len(alt.params):
+            return False
+        for t, v in zip(alt.typed, args):
+            if t == "text" and not isinstance(v, str):
+                return False
+            if t == "number" and not is_number(v):
+                return False
+        return True
+
+    def typed_verdict(self, state: dict, move: dict):
+        """For a move of an alternative with typed parameters: None if its guard allows it,
+        else why not (the alternative's `else` text, or a plain refusal). Not such a move: False."""
+        pending = state["pending"]
+        if pending is None or move["seat"] not in pending["players"]:
+            return False
+        stmt = self.p.stmts[pending["s"]]
+        env = dict(self.env(state))
+        alts = stmt.b
+        if stmt.op == "secret":
+            env[stmt.a] = move["seat"]
+            alts = stmt.c
+        alt = next((a for a in alts if a.name == move["alt"] and a.typed is not None), None)
+        if alt is None:
+            return False
+        if not self._typed_ok(alt, move["args"]):
+            return "this move needs " + ", ".join(alt.typed)
+        ctx = self.ctx(state, env, pure=True)
+        ctx.memo = {}
+        for param, value in zip(alt.params, move["args"]):
+            ctx.env[param.name] = value
+        if alt.guard is None or alt.guard(ctx):
+            return None
+        if alt.refusal is not None:
+            return plain(alt.refusal(ctx))
+        return "the rules do not allow it now"
+
+    def typed_alternatives(self, state: dict, seat: int) -> list:
+        """The pending choice's alternatives whose parameters a person types."""
+        pending = state["pending"]
+        if pending is None or seat not in pending["players"]:
+            return []
+        stmt = self.p.stmts[pending["s"]]
+        alts = stmt.c if stmt.op == "secret" else stmt.b
+        return [a for a in alts if a.typed is not None]
 
     def submit(self, state: dict, move: dict) -> None:
         """Carry out a legal move (already validated) and run on."""

@@ -255,7 +255,9 @@ class _Quit(Exception):
 
 
 def _ask_human(console: Console, inp: IO[str], game, state: dict, seat: int, banner: bool) -> dict:
-    moves = game.legal_moves(state, seat)
+    # Moves a person types (a word) are not listed: their suggestions are for bots.
+    moves = [m for m in game.legal_moves(state, seat) if not game.is_suggestion(state, m)]
+    hints = game.typed_hints(state, seat)
     texts = [game.move_text(state, m) for m in moves]
     if banner:
         console.rule(Text(f"P{seat + 1}'s turn", style="bold"))
@@ -269,6 +271,8 @@ def _ask_human(console: Console, inp: IO[str], game, state: dict, seat: int, ban
             console.print(Text(f"  {i:>3}. {t}"))
         if len(texts) > MAX_LISTED_MOVES:
             console.print(Text(f"  ... and {len(texts) - MAX_LISTED_MOVES} more: type a move", style="dim"))
+        for hint in hints:
+            console.print(Text(f"  or type: {hint}", style="bold"))
         console.print(Text("Type a number or a move ('view' to look again, 'quit' to stop).", style="dim"))
 
     list_moves()
@@ -329,7 +333,7 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
             if not waiting:
                 raise CliError("the rules wait for no player but the game is not over", 1)
             seat = waiting[0]
-            if not game.legal_moves(state, seat):
+            if not game.legal_moves(state, seat) and not game.typed_hints(state, seat):
                 raise CliError(f"P{seat + 1} must move but has no legal move", 1)
             secret = bool(state.get("pending")) and "got" in state["pending"]
             bot = players[seat]

@@ -29,6 +29,7 @@ class Builtin:
     summary: str
     pure: bool = True
     usage: str = ""  # how it is called, for messages: "max([a, b])"
+    list_args: frozenset = frozenset()  # arguments that name a word list (`formable(D, L)`)
 
     def arity_text(self) -> str:
         if self.max_args == self.min_args:
@@ -251,12 +252,72 @@ def _counts(a):
     return a.done(T.List(T.Tuple((item, T.NUMBER))))
 
 
-def _b(usage, lo, hi, fn, summary, pure=True) -> Builtin:
+# ---------------------------------------------------------------- texts, multisets, word lists
+
+
+def _text_arg(a: _Args, i: int):
+    if T.unwrap(a.types[i]) not in (T.TEXT, T.ANY):
+        a._bad(i, "a text")
+
+
+def _texts_to(result):
+    def fn(a):
+        for i in range(len(a.types)):
+            _text_arg(a, i)
+        return a.done(result)
+    return fn
+
+
+def _letters(a):
+    _text_arg(a, 0)
+    return a.done(T.List(T.TEXT))
+
+
+def _join(a):
+    item = a.items(0, "a list of texts")
+    if T.unwrap(item) not in (T.TEXT, T.ANY):
+        a._bad(0, "a list of texts")
+    if len(a.types) > 1:
+        _text_arg(a, 1)
+    return a.done(T.TEXT)
+
+
+def _multiset(result_is_list: bool):
+    def fn(a):
+        item = a.items(0)
+        other = a.items(1)
+        if not T.comparable(item, other):
+            a._bad(1, f"a list of {T.render(item)}")
+        return a.done(T.List(item) if result_is_list else T.BOOL)
+    return fn
+
+
+def _flatten(a):
+    item = a.items(0, "a list of lists")
+    inner = T.item_type(item)
+    if inner is None:
+        a._bad(0, "a list of lists")
+        inner = T.ANY
+    return a.done(T.List(inner))
+
+
+def _formable(a):
+    if not isinstance(T.unwrap(a.types[0]), T.Words) and T.unwrap(a.types[0]) != T.ANY:
+        a._bad(0, "a word list", "declare one: words NAME from \"file.txt\"")
+    item = a.items(1, "a list of letters (texts)")
+    if T.unwrap(item) not in (T.TEXT, T.ANY):
+        a._bad(1, "a list of letters (texts)")
+    if len(a.types) > 2:
+        a.number(2)
+    return a.done(T.List(T.TEXT))
+
+
+def _b(usage, lo, hi, fn, summary, pure=True, list_args=frozenset()) -> Builtin:
     name = usage.split("(")[0]
 
     def infer(types, spans):
         return fn(_Args(name, list(types), list(spans)))
-    return Builtin(name, lo, hi, infer, summary, pure, usage)
+    return Builtin(name, lo, hi, infer, summary, pure, usage, frozenset(list_args))
 
 
 BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
@@ -297,6 +358,21 @@ BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
     _b("chain(L, start, jokers)", 3, 3, _chain,
        "how long the chain start, start+1, ... is, made of L's numbers and that many jokers"),
     _b("counts(L)", 1, 1, _counts, "each distinct item with how many times it appears: [(x, n), ...]"),
+    _b("letters_of(t)", 1, 1, _letters, "the letters of a text, each a one-letter text"),
+    _b("upper(t)", 1, 1, _texts_to(T.TEXT), "a text in capitals"),
+    _b("lower(t)", 1, 1, _texts_to(T.TEXT), "a text in small letters"),
+    _b("replace(t, old, new)", 3, 3, _texts_to(T.TEXT), "a text with every `old` replaced by `new`"),
+    _b("starts_with(t, s)", 2, 2, _texts_to(T.BOOL), "does a text begin with s"),
+    _b("ends_with(t, s)", 2, 2, _texts_to(T.BOOL), "does a text end with s"),
+    _b("join(L, sep)", 1, 2, _join, "a list of texts written one after the other (with sep between them)"),
+    _b("split(t, sep)", 2, 2, _texts_to(T.List(T.TEXT)),
+       "the pieces of a text between the separators, trimmed of spaces; empty pieces dropped"),
+    _b("flatten(L)", 1, 1, _flatten, "a list of lists joined into one list"),
+    _b("covers(L, M)", 2, 2, _multiset(False), "does L hold every item of M (as often as M does)"),
+    _b("without(L, M)", 2, 2, _multiset(True), "L with each item of M taken out once"),
+    _b("formable(D, L)", 2, 3, _formable,
+       "the words of word list D spelt by some of the letters L (formable(D, L, 1): one of "
+       "them may be used twice)", list_args={0}),
 ]}
 
 

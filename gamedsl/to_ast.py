@@ -311,6 +311,10 @@ class ToAst(Transformer):
         return A.PublicDecl(self._span(meta), str(c[0]), str(c[1]), c[2])
 
     @v_args(meta=True)
+    def words_decl(self, meta, c):
+        return A.WordsDecl(self._span(meta), str(c[0]), _unquote(c[1]))
+
+    @v_args(meta=True)
     def type_name(self, meta, c):
         return A.TypeName(self._span(meta), str(c[0]))
 
@@ -441,16 +445,19 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def alternative(self, meta, c):
         name, *rest = c
-        params, template, guard = (), None, None
+        params, template, guard, suggest, refusal = (), None, None, None, None
         body = rest.pop()
         for item in rest:
             if isinstance(item, tuple) and item and item[0] == "guard":
-                guard = item[1]
+                guard, refusal = item[1], item[2]
+            elif isinstance(item, tuple) and item and item[0] == "suggest":
+                suggest = item[1]
             elif isinstance(item, tuple):
                 params = item
             else:
                 template = _unquote(item)
-        return A.Alternative(self._span(meta), str(name), params, template, guard, body)
+        return A.Alternative(self._span(meta), str(name), params, template, guard, body,
+                             suggest, refusal)
 
     def alt_params(self, c):
         return tuple(c)
@@ -459,8 +466,15 @@ class ToAst(Transformer):
     def alt_param(self, meta, c):
         return A.AltParam(self._span(meta), str(c[0]), c[1])
 
+    @v_args(meta=True)
+    def alt_param_typed(self, meta, c):
+        return A.AltParam(self._span(meta), str(c[0]), None, c[1])
+
+    def alt_suggest(self, c):
+        return ("suggest", c[0])
+
     def alt_guard(self, c):
-        return ("guard", c[0])
+        return ("guard", c[0], c[1] if len(c) > 1 else None)
 
     # expressions ----------------------------------------------------
     @v_args(meta=True)

@@ -108,7 +108,14 @@ class Zone:
         return Kind(self.kinds)
 
 
-Type = Union[Prim, Enum, OptionMix, Kind, List, Optional, Tuple, Row, Table, Zone]
+@attrs.frozen
+class Words:
+    """A declared word list (`words NAME from "file"`): asked with `w in NAME`, formable()."""
+
+    name: str
+
+
+Type = Union[Prim, Enum, OptionMix, Kind, List, Optional, Tuple, Row, Table, Zone, Words]
 
 BUILTIN_TYPE_NAMES = {"number": NUMBER, "int": NUMBER, "bool": BOOL, "text": TEXT,
                       "player": PLAYER, "cell": CELL}
@@ -138,6 +145,8 @@ def render(t) -> str:
         return f"({inner})?" if " " in inner else f"{inner}?"
     if isinstance(t, Tuple):
         return "(" + ", ".join(render(i) for i in t.items) + ")"
+    if isinstance(t, Words):
+        return f"word list {t.name}"
     if isinstance(t, Row):
         return f"row of {t.table}"
     if isinstance(t, Table):

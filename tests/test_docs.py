@@ -12,8 +12,10 @@ declared elsewhere) must parse; a ```game planned block uses syntax the language
 not have yet, and is not read.
 """
 
+import gzip
 import re
 import shutil
+from pathlib import Path
 
 import pytest
 
@@ -45,6 +47,22 @@ def examples(page_list=None):
             yield pytest.param(block, None if whole or block.file else base, id=f"{page.stem}-{n}")
 
 
+WORDS = re.compile(r'^words \w+ from "([^"]+)"', re.M)
+
+
+def write_word_lists(folder: Path, text: str) -> None:
+    """The files an example's `words` declarations read (a few words; every value of an
+    option named in the file name), so the example checks as a game shipped with them."""
+    for name in WORDS.findall(text):
+        m = re.search(r"\{(\w+)\}", name)
+        option = re.search(r"^option " + m.group(1) + r":(.*)=", text, re.M) if m else None
+        values = [v.strip() for v in option.group(1).split("|")] if option else [""]
+        for v in values:
+            file = folder / (name.replace(m.group(0), v) if m else name)
+            data = b"cat\nact\ntea\n"
+            file.write_bytes(gzip.compress(data) if file.name.endswith(".gz") else data)
+
+
 def diagnostics_of(tmp_path, block, base):
     if block.file:
         path = ROOT / block.file
@@ -53,9 +71,11 @@ def diagnostics_of(tmp_path, block, base):
         path = tmp_path / "example.game"
         if base is None:
             path.write_text(block.body)
+            write_word_lists(tmp_path, block.body)
         elif isinstance(base, str):
             (tmp_path / "base.game").write_text(base)
             path.write_text('extends "base.game"\n' + block.body)
+            write_word_lists(tmp_path, base + block.body)
         else:  # a repository file: a copy of its folder, so that what it reads is beside it
             folder = shutil.copytree(base.parent, tmp_path / "base")
             path = folder / "example.game"
