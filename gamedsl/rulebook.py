@@ -479,9 +479,14 @@ class Rulebook:
     def alternative(self, alt: A.Alternative, depth: int) -> List[str]:
         c = lambda e: _code(self.src.text(e))  # noqa: E731
         name = f"*{alt.template}*" if alt.template else f"*{alt.name}*"
-        details = [f"`{p.name}` from {c(p.domain)}" for p in alt.params]
+        details = [f"`{p.name}` from {c(p.domain)}" if p.domain is not None
+                   else f"`{p.name}` typed by the player ({c(p.type)})" for p in alt.params]
         if alt.guard is not None:
             details.append(f"only if {c(alt.guard)}")
+        if alt.refusal is not None:
+            details.append(f"else refused because {c(alt.refusal)}")
+        if alt.suggest is not None:
+            details.append(f"bots consider {c(alt.suggest)}")
         head = name + (f" ({'; '.join(details)})" if details else "") + ":"
         return [self._item(head, depth, alt), *self.block(alt.body, depth + 1)]
 
