@@ -121,6 +121,17 @@ class Game:
         self.machine.submit(new, move)
         return new
 
+    def apply_legal(self, state: dict, move: dict, in_place: bool = False) -> dict:
+        """`apply` for a move taken straight from `legal_moves(state)`: no legality check.
+
+        For bots and simulations, which enumerate the moves themselves; a move from anywhere
+        else must go through `apply`. With `in_place` the given state is advanced (no copy).
+        """
+        new = state if in_place else clone(state)
+        new["said"] = []
+        self.machine.submit(new, move)
+        return new
+
     # ------------------------------------------------------------ snippets (scenarios, tools)
     def run_statements(self, state: dict, body: tuple, names: Optional[dict] = None) -> dict:
         """The state after running rule statements (a scenario's `given:`) outside any turn.
