@@ -132,7 +132,8 @@ def never_fired(game, counts: dict, players: int, options: dict) -> Dict[str, li
     """Phases, choices, statements, components and table rows a run never used.
 
     Statements are reported once per run of consecutive unrun statements in a block, and not
-    inside a statement that itself never ran, so one dead branch is one line of the report.
+    inside a statement that itself never ran or an alternative never chosen, so one dead branch
+    is one line of the report.
     """
     program = game.program
     stmts = counts.get("stmts", {})
@@ -145,6 +146,9 @@ def never_fired(game, counts: dict, players: int, options: dict) -> Dict[str, li
     for st in program.stmts:
         if not stmts.get(str(st.sid)):
             inside_dead.update(_nested_blocks(st))
+        elif st.op in ("choose", "secret"):  # an alternative never chosen is reported as a choice
+            inside_dead.update(a.body for a in (st.b if st.op == "choose" else st.c)
+                               if not alts.get(f"{st.sid}:{a.name}"))
     # A block inside a dead statement is dead with it; so are blocks nested in those.
     changed = True
     while changed:

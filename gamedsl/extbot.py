@@ -94,9 +94,9 @@ class ExternalBot:
         except (OSError, ValueError):
             return False
 
-    def _give_up(self, reason: str) -> None:
+    def _give_up(self, reason: str, kill: bool = False) -> None:
         self.problems.append(reason)
-        self.close()
+        self.close(kill)
 
     def choose(self, state: dict) -> dict:
         game, seat = self.game, self.seat
@@ -118,7 +118,7 @@ class ExternalBot:
         try:
             line = self.lines.get(timeout=self.timeout)
         except queue.Empty:
-            self._give_up(f"no answer within {self.timeout:g} s")
+            self._give_up(f"no answer within {self.timeout:g} s", kill=True)
             return None
         if line is None:
             self._give_up("the bot exited")
@@ -150,9 +150,14 @@ class ExternalBot:
                 return None
         return None
 
-    def close(self) -> None:
+    def close(self, kill: bool = False) -> None:
+        """Tell the bot the game is over and let it exit (a stalled bot is killed at once)."""
         proc, self.proc = self.proc, None
         if proc is None:
+            return
+        if kill:
+            proc.kill()
+            proc.wait()
             return
         try:
             proc.stdin.write(json.dumps({"type": "end"}) + "\n")
