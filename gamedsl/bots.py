@@ -61,21 +61,21 @@ def bot_rng(seed: int, seat: int, kind: str, extra: Optional[int] = None) -> ran
 
 
 def score_margin(game, state: dict, seat: int) -> float:
-    """The seat's score minus the best other score (the greedy bot's yardstick)."""
-    scores = game.scores(state)
+    """The seat's heuristic (its score, unless the game declares one) minus the best other's."""
+    scores = game.heuristics(state)
     mine = scores[seat]
     others = [s for i, s in enumerate(scores) if i != seat]
     return float(mine - max(others)) if others else float(mine)
 
 
 def rewards(game, state: dict) -> List[float]:
-    """1 shared among the winners; for a game stopped early, among the best scores."""
+    """1 shared among the winners; for a game stopped early, among the best heuristics (or scores)."""
     n = state["n"]
     flow = state["flow"]
     if flow["over"] and not flow["unfinished"]:
         winners = game.results(state)["winners"]
     else:
-        scores = game.scores(state)
+        scores = game.heuristics(state)
         best = max(scores)
         winners = [s for s in range(n) if scores[s] == best]
     out = [0.0] * n
@@ -99,7 +99,10 @@ def _finish_secret_choice(game, state: dict, seat: int, rng: random.Random) -> N
 
 
 class GreedyBot:
-    """One-ply lookahead: the move that leaves the best score margin, averaged over samples.
+    """One-ply lookahead: the move that leaves the best margin, averaged over samples.
+
+    The margin is the seat's `heuristic` (the game's declared one, else its score) minus the
+    best other seat's.
 
     Each move is tried on `samples` determinizations (the same ones for every move); other
     seats still to make the same secret choice choose at random. Ties go to the bot's generator.

@@ -254,6 +254,18 @@ class Game:
             out.append(fn(ctx))
         return out
 
+    def heuristics(self, state: dict) -> List[object]:
+        """How well each seat is doing, for bots: the declared `heuristic of p`, else the score."""
+        if self.program.heuristic is None:
+            return self.scores(state)
+        var, fn = self.program.heuristic
+        ctx = Ctx(self.program, state, {}, self.machine.catalogue(state), pure=True)
+        out = []
+        for seat in range(state["n"]):
+            ctx.env = {var: seat}
+            out.append(fn(ctx))
+        return out
+
     def _per_player(self, state: dict, facts: list) -> dict:
         return _written_per_player(self, state, facts)
 

@@ -4,7 +4,7 @@ The seat spec `cmd:COMMAND[:timeout=SECONDS][:fallback=random|forfeit]` starts C
 (split like a shell line, no shell) once per game. It is sent one JSON object per line
 on its stdin and answers each `choose` with one line on its stdout:
 
-  -> {"type": "start", "protocol": 1, "game": "High card", "seat": 0, "seed": 7}
+  -> {"type": "start", "protocol": 1, "game": TITLE, "seat": 0, "seed": 7}
   -> {"type": "choose", "view": {...}, "moves": [{"seat": 0, "alt": "play", "args": [3], "text": "play 5"}, ...]}
   <- {"move": 2}                      (an index into "moves"; or {"move": {"alt": ..., "args": [...]}},
                                        or {"text": "play 5"})

@@ -205,3 +205,46 @@ def test_a_failing_bot_may_forfeit():
     record = play_one(game, spec, 0)
     assert record["forfeit"] == 1 and record["winners"] == [0]
     assert "P2 forfeits: the bot exited" in record["error"]
+
+
+# ---------------------------------------------------------------- the declared heuristic
+
+MOODS = '''game "Moods"
+players 2
+player var mood: number = 0
+player var points: number = 0
+turn:
+  choose by current:
+    sulk "sulk":
+      current.mood = 0
+    cheer "cheer":
+      current.mood = 5
+  current.points += 1
+  if current.points >= 3:
+    end game
+score of p: p.points
+'''
+
+
+def test_greedy_follows_the_declared_heuristic(tmp_path):
+    path = tmp_path / "moods.game"
+    path.write_text(MOODS + "heuristic of p: p.mood\n")
+    game = load(str(path))
+    state = game.new_game(2, 0)
+    assert game.heuristics(game.apply(state, game.legal_moves(state)[1])) == [5, 0]
+    picks = {make_bot("greedy", game, 0, seed).choose(state)["alt"] for seed in range(12)}
+    assert picks == {"cheer"}
+    path.write_text(MOODS)  # without a heuristic the score decides: both moves are equal
+    game = load(str(path))
+    assert game.heuristics(state) == game.scores(state)
+    picks = {make_bot("greedy", game, 0, seed).choose(state)["alt"] for seed in range(12)}
+    assert picks == {"cheer", "sulk"}
+
+
+def test_heuristic_is_checked_like_a_score(tmp_path):
+    from gamedsl.loader import check_files
+
+    path = tmp_path / "bad.game"
+    path.write_text(MOODS + 'heuristic of p: "happy"\nheuristic of p: random([1, 2])\n')
+    diags, _ = check_files([str(path)])
+    assert sorted(d.code for d in diags if d.is_error) == ["E201", "E210", "E301"]
