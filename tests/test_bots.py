@@ -248,3 +248,13 @@ def test_heuristic_is_checked_like_a_score(tmp_path):
     path.write_text(MOODS + 'heuristic of p: "happy"\nheuristic of p: random([1, 2])\n')
     diags, _ = check_files([str(path)])
     assert sorted(d.code for d in diags if d.is_error) == ["E201", "E210", "E301"]
+
+
+def test_apply_legal_is_apply_without_the_check():
+    game = load(str(ROOT / "examples" / "pearl_auction.game"))
+    state = game.new_game(3, 2)
+    for move in game.legal_moves(state)[:5]:
+        checked = game.apply(state, move)
+        assert game.apply_legal(state, move) == checked
+        mine = clone(state)
+        assert game.apply_legal(mine, move, in_place=True) is mine and mine == checked
