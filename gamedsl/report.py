@@ -143,6 +143,8 @@ def render(report: dict) -> str:
     verdict = "significant" if fp["p_value"] < 0.05 else "not significant"
     lines.append(f"first player: P1 wins {_pct(fp['rate'])} vs a fair {_pct(fp['fair_share'])} "
                  f"(p = {fp['p_value']:.3f}, {verdict})")
+    if len(set(report["seats"])) > 1 and not report["rotate"]:
+        lines.append("  (different bots sit in fixed seats: use --rotate to tell the seat's advantage from the bot's)")
     lines.append("")
     lines.append("scores:          mean     sd    min    p25 median    p75    max")
     for seat, s in report["scores"].items():
