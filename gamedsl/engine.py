@@ -246,19 +246,17 @@ class Game:
     def scores(self, state: dict) -> List[object]:
         if self.program.score is None:
             return [0] * state["n"]
-        var, fn = self.program.score
-        ctx = Ctx(self.program, state, {}, self.machine.catalogue(state), pure=True)
-        out = []
-        for seat in range(state["n"]):
-            ctx.env = {var: seat}
-            out.append(fn(ctx))
-        return out
+        return self._each_seat(state, self.program.score)
 
     def heuristics(self, state: dict) -> List[object]:
         """How well each seat is doing, for bots: the declared `heuristic of p`, else the score."""
         if self.program.heuristic is None:
             return self.scores(state)
-        var, fn = self.program.heuristic
+        return self._each_seat(state, self.program.heuristic)
+
+    def _each_seat(self, state: dict, declared) -> List[object]:
+        """A declared `... of p: expr` evaluated for every seat."""
+        var, fn = declared
         ctx = Ctx(self.program, state, {}, self.machine.catalogue(state), pure=True)
         out = []
         for seat in range(state["n"]):
