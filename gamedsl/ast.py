@@ -589,6 +589,14 @@ class ScoreDecl:
 
 
 @node
+class HeuristicDecl:
+    """`heuristic of p: expr` — how well p is doing mid-game, for bots (higher is better)."""
+    span: Span
+    var: str
+    expr: Expr
+
+
+@node
 class TiebreakDecl:
     span: Span
     var: str

@@ -172,7 +172,8 @@ def check_duplicates(g: Globals) -> List[Diagnostic]:
     diags: List[Diagnostic] = []
     seen = {}
     singles = {A.GameDecl: "game", A.PlayersDecl: "players", A.SetupDecl: "setup",
-               A.TurnDecl: "turn", A.ScoreDecl: "score", A.TiebreakDecl: "tiebreak"}
+               A.TurnDecl: "turn", A.ScoreDecl: "score", A.TiebreakDecl: "tiebreak",
+               A.HeuristicDecl: "heuristic"}
     results, phases, publics = {}, {}, {}
     for d in g.decls:
         if type(d) in singles:

@@ -88,6 +88,9 @@ def check_scoring(g: Globals) -> List[Diagnostic]:
     for d in g.of(A.ScoreDecl):
         env = _player_env(g, diags, d, "in 'score'")
         expect_type(d.expr, env, T.NUMBER, "a score")
+    for d in g.of(A.HeuristicDecl):
+        env = _player_env(g, diags, d, "in 'heuristic'")
+        expect_type(d.expr, env, T.NUMBER, "a heuristic")
     for d in g.of(A.TiebreakDecl):
         env = _player_env(g, diags, d, "in 'tiebreak'")
         for key in d.keys:

@@ -1,4 +1,4 @@
-"""The `gamedsl` command: check, play, test and replay game files.
+"""The `gamedsl` command: check, play, test, replay, simulate and compare game files.
 
 Exit codes: 0 ok; 1 the rules have errors, a rule failed, or a scenario/replay failed;
 2 the command was used wrongly (bad arguments, options, seats, moves or log files).
@@ -235,7 +235,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("play", help="play a game in the terminal, humans and bots")
     p.add_argument("file", metavar="FILE")
     p.add_argument("--seats", required=True,
-                   help="one seat kind per player, comma-separated: human, random, first (e.g. human,random)")
+                   help="one seat kind per player, comma-separated: human, random, first, greedy, mcts, "
+                        "cmd:COMMAND; bot parameters after ':' (e.g. human,mcts:iters=500)")
     p.add_argument("--seed", type=int, default=None, help="random seed (default: a random one, printed at the end)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="set a game option (repeatable)")
     p.add_argument("--max-turns", type=int, default=None, metavar="N",
@@ -257,6 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="a .game file (it must check without errors)")
     p.add_argument("-o", "--out", metavar="FILE", help="write the rulebook to FILE (default: print it)")
     p.set_defaults(func=cmd_rules)
+    from .sim_cli import add_commands
+
+    add_commands(sub)
     return parser
 
 

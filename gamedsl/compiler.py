@@ -260,6 +260,7 @@ class Compiler:
 
         score = one(A.ScoreDecl)
         tiebreak = one(A.TiebreakDecl)
+        heuristic = one(A.HeuristicDecl)
         results = by_type.get(A.ResultDecl, [])
         publics = by_type.get(A.PublicDecl, [])
         players = one(A.PlayersDecl)
@@ -273,6 +274,7 @@ class Compiler:
             blocks=self.blocks, stmts=self.stmts, procs=procs,
             setup=setup_block, phases=phases,
             score=(score.var, self.ex.expr(score.expr, {score.var})) if score else None,
+            heuristic=(heuristic.var, self.ex.expr(heuristic.expr, {heuristic.var})) if heuristic else None,
             tiebreak=(tiebreak.var, [(self.ex.expr(k.expr, {tiebreak.var}), k.direction == "most")
                                      for k in tiebreak.keys]) if tiebreak else None,
             results=[(r.name, r.var, self.ex.expr(r.expr, {r.var}), value_kind(r.expr, self.d, {r.var: "player"}))

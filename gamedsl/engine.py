@@ -124,6 +124,17 @@ class Game:
         self.machine.submit(new, move)
         return new
 
+    def apply_legal(self, state: dict, move: dict, in_place: bool = False) -> dict:
+        """`apply` for a move taken straight from `legal_moves(state)`: no legality check.
+
+        For bots and simulations, which enumerate the moves themselves; a move from anywhere
+        else must go through `apply`. With `in_place` the given state is advanced (no copy).
+        """
+        new = state if in_place else clone(state)
+        new["said"] = []
+        self.machine.submit(new, move)
+        return new
+
     # ------------------------------------------------------------ snippets (scenarios, tools)
     def run_statements(self, state: dict, body: tuple, names: Optional[dict] = None) -> dict:
         """The state after running rule statements (a scenario's `given:`) outside any turn.
@@ -278,7 +289,17 @@ class Game:
     def scores(self, state: dict) -> List[object]:
         if self.program.score is None:
             return [0] * state["n"]
-        var, fn = self.program.score
+        return self._each_seat(state, self.program.score)
+
+    def heuristics(self, state: dict) -> List[object]:
+        """How well each seat is doing, for bots: the declared `heuristic of p`, else the score."""
+        if self.program.heuristic is None:
+            return self.scores(state)
+        return self._each_seat(state, self.program.heuristic)
+
+    def _each_seat(self, state: dict, declared) -> List[object]:
+        """A declared `... of p: expr` evaluated for every seat."""
+        var, fn = declared
         ctx = Ctx(self.program, state, {}, self.machine.catalogue(state), pure=True)
         out = []
         for seat in range(state["n"]):

@@ -67,16 +67,37 @@ def seat_kinds() -> Dict[str, Optional[Callable]]:
     return kinds
 
 
+def _seat_name(spec: str) -> str:
+    """A seat spec's kind: `mcts:iters=200` -> `mcts` (parameters follow the first ':')."""
+    return spec.partition(":")[0].strip().lower()
+
+
 def parse_seats(text: str) -> List[str]:
+    """Seat specs: a kind, optionally with parameters after ':' (kept as typed: `cmd:./Bot.py`)."""
     kinds = seat_kinds()
-    seats = [s.strip().lower() for s in text.split(",")]
+    seats = [s.strip() for s in text.split(",")]
     if not text.strip() or any(not s for s in seats):
         raise CliError(f"--seats wants a comma-separated list of seat kinds, e.g. human,random "
                        f"(kinds: {', '.join(kinds)})")
+    out = []
     for s in seats:
-        if s not in kinds:
-            raise CliError(f"unknown seat kind '{s}' (kinds: {', '.join(kinds)})")
-    return seats
+        name, _, params = s.partition(":")
+        name = name.strip().lower()
+        if name not in kinds:
+            raise CliError(f"unknown seat kind '{name}' (kinds: {', '.join(kinds)})")
+        if params and (kinds[name] is None or kinds[name] in BOTS.values()):
+            raise CliError(f"seat kind '{name}' takes no parameters (not '{s}')")
+        out.append(f"{name}:{params}" if params else name)
+    return out
+
+
+def make_seat(spec: str, game, seat: int, seed: int):
+    """The bot playing a seat (None for a human); a spec's parameters go to its factory."""
+    name, _, params = spec.partition(":")
+    factory = seat_kinds()[name.strip().lower()]
+    if factory is None:
+        return None
+    return factory(game, seat, seed, params) if params else factory(game, seat, seed)
 
 
 # ---------------------------------------------------------------- showing a view
@@ -322,8 +343,7 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
     inp = inp if inp is not None else sys.stdin
     console = Console(file=out, highlight=False, markup=False, emoji=False, soft_wrap=False)
     state = game.new_game(len(seats), seed, options, max_turns)
-    kinds = seat_kinds()
-    players = [None if k == "human" else kinds[k](game, i, seed) for i, k in enumerate(seats)]
+    players = [make_seat(k, game, i, seed) for i, k in enumerate(seats)]
     humans = [i for i, k in enumerate(seats) if k == "human"]
     log = LogWriter(log_path, game, len(seats), seed, state["options"], max_turns) if log_path else None
     count = 0
@@ -367,3 +387,6 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
     finally:
         if log is not None:
             log.close()
+        for bot in players:
+            if hasattr(bot, "close"):
+                bot.close()

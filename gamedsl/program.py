@@ -38,6 +38,7 @@ class Program:
     tiebreak: Optional[Tuple[str, list]]
     results: list
     publics: list
+    heuristic: Optional[Tuple[str, Callable]] = None   # `heuristic of p:` (bots), else None
     _catalogues: dict = attrs.Factory(dict)
     compiler: object = None
 

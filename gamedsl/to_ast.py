@@ -299,6 +299,10 @@ class ToAst(Transformer):
         return A.ScoreDecl(self._span(meta), str(c[0]), c[1])
 
     @v_args(meta=True)
+    def heuristic_decl(self, meta, c):
+        return A.HeuristicDecl(self._span(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
     def tiebreak_decl(self, meta, c):
         return A.TiebreakDecl(self._span(meta), str(c[0]), c[1])
 

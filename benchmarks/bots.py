@@ -1,0 +1,104 @@
+"""Bot strength and speed: `python benchmarks/bots.py [-n N] [--iters I] [--jobs J] [FILE...]`.
+
+For each game (default: every file in games/ and examples/), at 2 players (or the least
+the game allows): mcts's win rate against random and against greedy over N games each
+(seats rotated, so mcts moves first in half of them; a shared win counts 1/k), and mcts's
+mean decision time and iterations per second, measured in this process over a few games.
+Prints a Markdown table; `--json FILE` also writes the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import platform
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from gamedsl.bots import make_bot  # noqa: E402
+from gamedsl.loader import load  # noqa: E402
+from gamedsl.report import win_share  # noqa: E402
+from gamedsl.simulate import SimSpec, run  # noqa: E402
+from gamedsl.stats import wilson  # noqa: E402
+
+
+def players_for(game) -> int:
+    return 2 if game.min_players <= 2 <= game.max_players else game.min_players
+
+
+def match(path: str, players: int, mcts: str, other: str, games: int, jobs, seed: int) -> dict:
+    seats = [mcts] + [other] * (players - 1)
+    spec = SimSpec(path=path, seats=seats, games=games, seed=seed, rotate=True)
+    sim = run(spec, jobs)
+    wins = sum(win_share(r, s) for r in sim.records for s, b in enumerate(r["seats"]) if b == mcts)
+    low, high = wilson(wins, games)
+    errors = sum(1 for r in sim.records if r["error"])
+    return {"rate": wins / games, "ci95": [low, high], "games": games, "errors": errors,
+            "seconds": sim.seconds}
+
+
+def decision_time(path: str, players: int, mcts: str, games: int = 3) -> dict:
+    """Mean wall time of one mcts decision (with a choice of 2+ moves) and iterations per second."""
+    game = load(path)
+    times, iters = [], 0
+    for seed in range(games):
+        bots = [make_bot(mcts if s == 0 else "random", game, s, seed) for s in range(players)]
+        state = game.new_game(players, seed)
+        while not game.is_over(state):
+            seat = game.waiting_for(state)[0]
+            many = len(game.legal_moves(state, seat)) > 1
+            before = bots[seat].iterations if seat == 0 else 0
+            start = time.perf_counter()
+            move = bots[seat].choose(state)
+            if seat == 0 and many:
+                times.append(time.perf_counter() - start)
+                iters += bots[seat].iterations - before
+            state = game.apply(state, move)
+    total = sum(times)
+    return {"decisions": len(times), "mean_ms": 1000 * total / len(times) if times else None,
+            "iterations_per_second": iters / total if total else None}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("files", nargs="*")
+    ap.add_argument("-n", type=int, default=100, help="games per match (default 100)")
+    ap.add_argument("--iters", type=int, default=200, help="mcts iterations per decision (default 200)")
+    ap.add_argument("--jobs", type=int, default=None)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", default=None, help="also write the figures to this file")
+    args = ap.parse_args()
+    files = args.files or sorted(glob.glob(str(ROOT / "games" / "**" / "*.game"), recursive=True)
+                                 + glob.glob(str(ROOT / "examples" / "*.game")))
+    mcts = f"mcts:iters={args.iters}"
+    print(f"Python {platform.python_version()} on {platform.machine()}; {mcts}; {args.n} games per match, "
+          "seats rotated\n")
+    print("| game | players | mcts vs random | mcts vs greedy | mcts decision | mcts iterations/s |")
+    print("|---|---|---|---|---|---|")
+    out = {}
+    for path in files:
+        game = load(path)
+        n = players_for(game)
+        vs_random = match(path, n, mcts, "random", args.n, args.jobs, args.seed)
+        vs_greedy = match(path, n, mcts, "greedy", args.n, args.jobs, args.seed)
+        timing = decision_time(path, n, mcts)
+
+        def cell(m):
+            err = f", {m['errors']} failed" if m["errors"] else ""
+            return f"{100 * m['rate']:.0f}% [{100 * m['ci95'][0]:.0f}–{100 * m['ci95'][1]:.0f}]{err}"
+
+        ms = f"{timing['mean_ms']:.0f} ms" if timing["mean_ms"] is not None else "-"
+        ips = f"{timing['iterations_per_second']:.0f}" if timing["iterations_per_second"] else "-"
+        print(f"| {Path(path).name} | {n} | {cell(vs_random)} | {cell(vs_greedy)} | {ms} | {ips} |", flush=True)
+        out[path] = {"players": n, "mcts": mcts, "vs_random": vs_random, "vs_greedy": vs_greedy, "timing": timing}
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=2) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

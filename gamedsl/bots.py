@@ -1,0 +1,273 @@
+"""Bots that play any game through the engine API, seeing only their seat's view.
+
+A bot is made by `make_bot(spec, game, seat, seed)` from a seat spec such as `random`,
+`greedy:samples=8`, `mcts:iters=2000:c=0.7`, `mcts:ms=500` or `cmd:./mybot.py:timeout=2`
+and answers `choose(state) -> move` with one of `game.legal_moves(state, seat)`.
+
+Fair by construction: a bot never reads the state it is given except through
+`legal_moves(state, seat)` and `determinize(game, state, seat, rng)` (gamedsl/determinize.py),
+which redraws everything the seat cannot see; searching bots then play on those samples.
+Deterministic: every bot draws only from its own generator, seeded by the game's seed and
+its seat (and an optional `seed=` parameter); an `ms=` time budget is the one exception.
+
+`BOTS` (kind -> factory) is what `gamedsl play` and `gamedsl simulate` offer.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Callable, Dict, List, Optional
+
+from .determinize import determinize
+from .logs import CliError
+
+
+# ---------------------------------------------------------------- seat specs
+
+
+def split_spec(spec: str):
+    """`mcts:iters=200:c=1` -> ("mcts", "iters=200:c=1")."""
+    name, _, params = spec.strip().partition(":")
+    return name.strip().lower(), params.strip()
+
+
+def parse_params(text: str, allowed: Dict[str, type], kind: str) -> dict:
+    """`iters=200:c=1.5` as a dict, each value converted to its declared type."""
+    out: dict = {}
+    for part in [p for p in text.split(":") if p.strip()]:
+        key, eq, raw = part.partition("=")
+        key = key.strip().lower()
+        if not eq or key not in allowed:
+            names = ", ".join(f"{k}=" for k in allowed) or "none"
+            raise CliError(f"bot '{kind}' does not take '{part}' (its parameters: {names})")
+        try:
+            value = allowed[key](raw.strip())
+        except ValueError:
+            raise CliError(f"bot '{kind}': {key} must be a {allowed[key].__name__}, not '{raw.strip()}'") from None
+        if isinstance(value, (int, float)) and value < 0:
+            raise CliError(f"bot '{kind}': {key} cannot be negative")
+        out[key] = value
+    return out
+
+
+def bot_rng(seed: int, seat: int, kind: str, extra: Optional[int] = None) -> random.Random:
+    """The bot's own generator: the same game seed, seat and kind always give the same draws."""
+    return random.Random(f"{kind}:{seed}:{seat}:{extra}")
+
+
+# ---------------------------------------------------------------- shared helpers
+
+
+def score_margin(game, state: dict, seat: int) -> float:
+    """The seat's heuristic (its score, unless the game declares one) minus the best other's."""
+    scores = game.heuristics(state)
+    mine = scores[seat]
+    others = [s for i, s in enumerate(scores) if i != seat]
+    return float(mine - max(others)) if others else float(mine)
+
+
+def rewards(game, state: dict) -> List[float]:
+    """1 shared among the winners; for a game stopped early, among the best heuristics (or scores)."""
+    n = state["n"]
+    flow = state["flow"]
+    if flow["over"] and not flow["unfinished"]:
+        winners = game.results(state)["winners"]
+    else:
+        scores = game.heuristics(state)
+        best = max(scores)
+        winners = [s for s in range(n) if scores[s] == best]
+    out = [0.0] * n
+    for s in winners:
+        out[s] = 1.0 / len(winners)
+    return out
+
+
+def _finish_secret_choice(game, state: dict, seat: int, rng: random.Random) -> None:
+    """In place: the other seats still to choose secretly choose at random (they cannot see ours)."""
+    machine = game.machine
+    while not state["flow"]["over"] and state["pending"] and "got" in state["pending"]:
+        waiting = [s for s in game.waiting_for(state) if s != seat]
+        if not waiting:
+            return
+        moves = machine.moves_for(state, waiting[0])
+        game.apply_legal(state, rng.choice(moves), in_place=True)
+
+
+# ---------------------------------------------------------------- greedy
+
+
+class GreedyBot:
+    """One-ply lookahead: the move that leaves the best margin, averaged over samples.
+
+    The margin is the seat's `heuristic` (the game's declared one, else its score) minus the
+    best other seat's.
+
+    Each move is tried on `samples` determinizations (the same ones for every move); other
+    seats still to make the same secret choice choose at random. Ties go to the bot's generator.
+    """
+
+    PARAMS = {"samples": int, "seed": int}
+
+    def __init__(self, game, seat: int, seed: int, params: str = ""):
+        opts = parse_params(params, self.PARAMS, "greedy")
+        self.game, self.seat = game, seat
+        self.samples = max(1, opts.get("samples", 4))
+        self.rng = bot_rng(seed, seat, "greedy", opts.get("seed"))
+
+    def choose(self, state: dict) -> dict:
+        game, seat = self.game, self.seat
+        moves = game.legal_moves(state, seat)
+        if len(moves) == 1:
+            return moves[0]
+        worlds = [determinize(game, state, seat, self.rng) for _ in range(self.samples)]
+        totals = [0.0] * len(moves)
+        for world in worlds:
+            for i, move in enumerate(moves):
+                after = game.apply_legal(world, move)
+                _finish_secret_choice(game, after, seat, self.rng)
+                totals[i] += score_margin(game, after, seat)
+        best = max(totals)
+        return moves[self.rng.choice([i for i, t in enumerate(totals) if t == best])]
+
+
+# ---------------------------------------------------------------- ISMCTS
+
+
+def _key(move: dict) -> str:
+    return move["alt"] + repr(move["args"])
+
+
+def _node() -> dict:
+    # st: seat -> move key -> [visits, reward sum, times available]; ch: joint key -> node
+    return {"st": {}, "ch": {}}
+
+
+class MctsBot:
+    """Information-set MCTS (single observer, decoupled at secret choices).
+
+    Every iteration samples a determinization of the root (what the seat cannot see is
+    redrawn), walks one shared tree choosing among the moves legal in that sample by UCB with
+    availability counts, adds one node, plays a random game to the end (or `depth` moves,
+    then judged by scores) and backs the rewards up. At a secret choice every waiting seat
+    picks from its own statistics (decoupled UCT), so no seat's choice in the tree is
+    conditioned on another's unrevealed one. Budget: `iters` iterations and/or `ms`
+    milliseconds per decision (the first reached ends the search).
+    """
+
+    PARAMS = {"iters": int, "ms": float, "c": float, "depth": int, "tries": int, "seed": int}
+
+    def __init__(self, game, seat: int, seed: int, params: str = ""):
+        opts = parse_params(params, self.PARAMS, "mcts")
+        self.game, self.seat = game, seat
+        self.ms = opts.get("ms")
+        self.iters = opts.get("iters", None if self.ms else 1000)
+        self.c = opts.get("c", 0.7)
+        self.depth = opts.get("depth", 400)
+        self.tries = opts.get("tries", 50)
+        self.rng = bot_rng(seed, seat, "mcts", opts.get("seed"))
+        self.iterations = 0  # iterations run in all decisions (for benchmarks)
+        self.errors = 0      # iterations abandoned because a rule failed in a sample
+
+    def choose(self, state: dict) -> dict:
+        game, seat = self.game, self.seat
+        moves = game.legal_moves(state, seat)
+        if len(moves) == 1:
+            return moves[0]
+        root = _node()
+        deadline = time.perf_counter() + self.ms / 1000.0 if self.ms else None
+        done = 0
+        while (self.iters is None or done < self.iters) and (deadline is None or time.perf_counter() < deadline):
+            self._iterate(root, state)
+            done += 1
+        self.iterations += done
+        stats = root["st"].get(seat, {})
+        best = max(moves, key=lambda m: (stats.get(_key(m), (0, 0.0))[0], stats.get(_key(m), (0, 0.0))[1]))
+        return best
+
+    def _select(self, stats: dict, moves: List[dict]) -> dict:
+        fresh = []
+        best, best_value = None, -1.0
+        log = math.log
+        for m in moves:
+            k = _key(m)
+            e = stats.get(k)
+            if e is None:
+                e = stats[k] = [0, 0.0, 0]
+            e[2] += 1
+            if e[0] == 0:
+                fresh.append(m)
+            elif not fresh:
+                value = e[1] / e[0] + self.c * math.sqrt(log(e[2]) / e[0])
+                if value > best_value:
+                    best, best_value = m, value
+        if fresh:
+            return self.rng.choice(fresh)
+        return best
+
+    def _iterate(self, root: dict, state: dict) -> None:
+        from .errors import RuleError
+
+        game, machine, rng = self.game, self.game.machine, self.rng
+        world = determinize(game, state, self.seat, rng, self.tries)
+        path = []
+        node = root
+        try:
+            while not world["flow"]["over"]:
+                waiting = game.waiting_for(world)
+                if not waiting:
+                    break
+                picks = []
+                for s in waiting:
+                    picks.append((s, self._select(node["st"].setdefault(s, {}), machine.moves_for(world, s))))
+                for _, move in picks:
+                    game.apply_legal(world, move, in_place=True)
+                path.append((node, picks))
+                joint = "|".join(_key(m) for _, m in picks)
+                child = node["ch"].get(joint)
+                if child is None:
+                    node["ch"][joint] = _node()
+                    break
+                node = child
+            steps = 0
+            while not world["flow"]["over"] and steps < self.depth:
+                waiting = game.waiting_for(world)
+                if not waiting:
+                    break
+                game.apply_legal(world, rng.choice(machine.moves_for(world, waiting[0])), in_place=True)
+                steps += 1
+        except RuleError:
+            self.errors += 1
+            return
+        reward = rewards(game, world)
+        for node, picks in path:
+            for s, move in picks:
+                e = node["st"][s][_key(move)]
+                e[0] += 1
+                e[1] += reward[s]
+
+
+# ---------------------------------------------------------------- the registry
+
+
+def _external(game, seat: int, seed: int, params: str = ""):
+    from .extbot import ExternalBot
+
+    return ExternalBot(game, seat, seed, params)
+
+
+BOTS: Dict[str, Callable] = {"greedy": GreedyBot, "mcts": MctsBot, "cmd": _external}
+
+
+def make_bot(spec: str, game, seat: int, seed: int):
+    """A bot for one seat from its spec (`random`, `greedy`, `mcts:iters=200`, `cmd:./bot.py`)."""
+    from .play import seat_kinds
+
+    name, params = split_spec(spec)
+    kinds = seat_kinds()
+    factory = kinds.get(name)
+    if factory is None:
+        bots = ", ".join(k for k in kinds if k != "human")
+        raise CliError(f"unknown bot '{name}' (bots: {bots})")
+    return factory(game, seat, seed, params) if params else factory(game, seat, seed)
