@@ -29,8 +29,8 @@ def dump(state) -> str:
 # ---------------------------------------------------------------- the checks
 
 
-def check_legal_moves_apply(game, state, moves, rnd):
-    sample = moves if len(moves) <= SAMPLE_APPLY else rnd.sample(moves, SAMPLE_APPLY)
+def check_legal_moves_apply(game, state, moves, rnd, sample_apply=SAMPLE_APPLY):
+    sample = moves if len(moves) <= sample_apply else rnd.sample(moves, sample_apply)
     before = dump(state)
     for move in sample:
         game.apply(state, move)  # must not raise
@@ -112,27 +112,63 @@ def unseen_parts(game, state, seat):
     return out
 
 
+def _hidden_changed(game, state, seat, rnd, across_zones):
+    """A copy of the state differing only in what `seat` cannot see: the components of its
+    unseen zones permuted (kind for kind, so the rules could reach that state; across those
+    zones, or only within each) and other seats' secret vars changed."""
+    kind_of = game.machine.catalogue(state).kind
+    changed = json.loads(json.dumps(state))
+    lists = []
+    for name, owner in unseen_parts(game, state, seat):
+        z = changed["zones"][name] if owner < 0 else changed["zones"][name][owner]
+        if isinstance(z, list):
+            lists.append(z)
+    groups = [lists] if across_zones else [[z] for z in lists]
+    for group in groups:
+        pools = {}
+        for z in group:
+            for c in z:
+                pools.setdefault(kind_of[c], []).append(c)
+        for pool in pools.values():
+            rnd.shuffle(pool)
+        for z in group:
+            z[:] = [pools[kind_of[c]].pop() for c in z]
+    for var in game.program.player_vars:
+        if var.secret:
+            values = changed["pvars"][var.name]
+            for other in range(state["n"]):
+                if other != seat:
+                    values[other] = 1 if values[other] is None else _changed(values[other], other)
+    return changed
+
+
 def check_views_hide(game, state, rnd):
+    """No seat's view depends on what it cannot see. A game may declare `public` facts about
+    hidden things (how many cards of a secret hand are low): when moving components between
+    unseen zones changes a declared fact, that state is told apart by design, so the check
+    falls back to permuting each unseen zone's contents in place."""
     for seat in range(state["n"]):
-        parts = unseen_parts(game, state, seat)
-        lists = []
-        for name, owner in parts:
-            z = state["zones"][name] if owner < 0 else state["zones"][name][owner]
-            if isinstance(z, list):
-                lists.append(z)
-        pool = [c for z in lists for c in z]
-        if len(pool) < 2:
-            continue
         original = game.view(state, seat)
-        shuffled = json.loads(json.dumps(state))
-        rnd.shuffle(pool)
-        i = 0
-        for name, owner in parts:
-            z = shuffled["zones"][name] if owner < 0 else shuffled["zones"][name][owner]
-            if isinstance(z, list):
-                z[:] = pool[i:i + len(z)]
-                i += len(z)
-        assert game.view(shuffled, seat) == original, f"P{seat + 1}'s view shows what it may not see"
+        changed = _hidden_changed(game, state, seat, rnd, across_zones=True)
+        if game.view(changed, seat)["public"] != original["public"]:
+            changed = _hidden_changed(game, state, seat, rnd, across_zones=False)
+        if changed != state:
+            assert game.view(changed, seat) == original, f"P{seat + 1}'s view shows what it may not see"
+
+
+def check_typed_text_refused(game, state, rnd):
+    """Text that cannot be a move is refused with MoveError (by parse_move, or by apply
+    when it parses to a typed move), and the state is left as it was."""
+    before = dump(state)
+    seat = rnd.choice(game.waiting_for(state))
+    for text in IMPOSSIBLE_TEXTS:
+        try:
+            move = game.parse_move(state, text, seat)
+        except MoveError:
+            continue
+        with pytest.raises(MoveError):
+            game.apply(state, move)
+    assert dump(state) == before, "refusing typed text changed the state"
 
 
 def check_json_round_trip(game, state, move):
@@ -141,24 +177,29 @@ def check_json_round_trip(game, state, move):
     assert dump(game.apply(copy, move)) == dump(game.apply(state, move))
 
 
-def play(game, players, seed, checks=True, options=None):
+def play(game, players, seed, checks=True, options=None, check_every=1, sample_apply=SAMPLE_APPLY, typed=False):
     rnd = random.Random(seed * 1000 + players)
     state = game.new_game(players, seed, options)
     start = dump(state)
     played = []
-    for _ in range(MAX_STEPS):
-        if checks:
+    components = len(state["where"])
+    for step in range(MAX_STEPS):
+        checking = checks and step % check_every == 0
+        assert len(state["where"]) == components, "components appeared or vanished"
+        if checking:
             check_components(game, state)
             check_views_hide(game, state, rnd)
         if game.is_over(state):
             break
         moves = game.legal_moves(state)
         assert moves, "nobody can move, yet the game is not over"
-        if checks:
-            check_legal_moves_apply(game, state, moves, rnd)
+        if checking:
+            check_legal_moves_apply(game, state, moves, rnd, sample_apply)
             check_illegal_refused(game, state, moves, rnd)
+            if typed:
+                check_typed_text_refused(game, state, rnd)
         move = rnd.choice(moves)
-        if checks:
+        if checking:
             check_json_round_trip(game, state, move)
         state = game.apply(state, move)
         played.append(move)
