@@ -82,8 +82,9 @@ def check_illegal_refused(game, state, moves, rnd):
         assert dump(state) == before, f"refusing {bad} changed the state"
 
 
-def check_components(game, state):
-    """Every component in at most one place, and state['where'] says where."""
+def check_components(game, state, all_placed=False):
+    """Every component in at most one place (exactly one with all_placed: for games whose
+    components never leave the zones), and state['where'] says where."""
     seen = {}
     for name, info in game.program.zones.items():
         z = state["zones"][name]
@@ -97,6 +98,9 @@ def check_components(game, state):
                 for comp in part:
                     assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
                     seen[comp] = [name, owner, None]
+    if all_placed:
+        lost = [c for c in range(len(state["where"])) if c not in seen]
+        assert not lost, f"components {lost} lie in no zone"
     for comp, where in enumerate(state["where"]):
         assert where == seen.get(comp), f"where[{comp}] is {where}, but it lies in {seen.get(comp)}"
 
@@ -177,7 +181,8 @@ def check_json_round_trip(game, state, move):
     assert dump(game.apply(copy, move)) == dump(game.apply(state, move))
 
 
-def play(game, players, seed, checks=True, options=None, check_every=1, sample_apply=SAMPLE_APPLY, typed=False):
+def play(game, players, seed, checks=True, options=None, check_every=1, sample_apply=SAMPLE_APPLY, typed=False,
+         all_placed=False):
     rnd = random.Random(seed * 1000 + players)
     state = game.new_game(players, seed, options)
     start = dump(state)
@@ -187,7 +192,7 @@ def play(game, players, seed, checks=True, options=None, check_every=1, sample_a
         checking = checks and step % check_every == 0
         assert len(state["where"]) == components, "components appeared or vanished"
         if checking:
-            check_components(game, state)
+            check_components(game, state, all_placed)
             check_views_hide(game, state, rnd)
         if game.is_over(state):
             break

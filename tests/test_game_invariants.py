@@ -1,7 +1,8 @@
 """Random and adversarial play of the real games (games/*.game), checking the engine's
 promises as the game goes (see tests/play_checks.py for each check):
 
-  * components are conserved, each lies in at most one place, and state["where"] agrees;
+  * components are conserved, each lies in exactly one place (no rule of these games
+    takes one out of play), and state["where"] agrees;
   * sampled legal moves apply without touching the state they were given;
   * illegal moves (an argument changed, a seat that is not waiting, an alternative that
     does not exist, one argument too many) and typed text that cannot be a move are
@@ -46,7 +47,7 @@ def test_random_play_keeps_the_engines_promises(game, seed):
     span = game.max_players - game.min_players + 1
     players = game.min_players + (seed * 2) % span   # different counts across the seeds
     start, played, final = play(game, players, seed, check_every=CHECK_EVERY,
-                                sample_apply=SAMPLE_APPLY, typed=True)
+                                sample_apply=SAMPLE_APPLY, typed=True, all_placed=True)
     results = game.results(final)
     assert results["finished"], "the game hit the turn limit"
     assert len(results["scores"]) == players
@@ -83,3 +84,21 @@ def test_the_view_check_catches_a_leak():
     game.view = lambda s, seat: dict(honest(s, seat), leak=[s["zones"][name] for name in hidden])
     with pytest.raises(AssertionError, match="view shows what it may not see"):
         check_views_hide(game, state, random.Random(0))
+
+
+def test_the_component_check_catches_a_lost_or_doubled_component():
+    from play_checks import check_components
+
+    game = load(str(ROOT / "games" / "trade_tycoon.game"))
+    state = game.new_game(3, 0)
+    check_components(game, state, all_placed=True)
+    deck = state["zones"]["deck"]
+    doubled = json.loads(json.dumps(state))
+    doubled["zones"]["deck"].append(deck[0])
+    with pytest.raises(AssertionError, match="is in"):
+        check_components(game, doubled)
+    lost = json.loads(json.dumps(state))
+    lost["zones"]["deck"].pop()
+    lost["where"][deck[-1]] = None
+    with pytest.raises(AssertionError, match="lie in no zone"):
+        check_components(game, lost, all_placed=True)
