@@ -170,3 +170,20 @@ def test_mutated_scenario_files_fail_cleanly(tmp_path, capsys, monkeypatch):
             assert code in (1, 2), (t, out, err)
         if code == 2:
             assert_one_error_line(err)
+
+
+@pytest.mark.parametrize("named", ["/etc/passwd", "{tmp}/secret.txt", "../secret", "secret.txt"])
+def test_a_tampered_log_cannot_make_replay_show_another_file(named, log, tmp_path, capsys, monkeypatch):
+    """A log names its game; a tampered one naming some other file is refused before that
+    file is read, so none of its lines appear in the error."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the secret line\n")
+    lines = log.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["game"] = named.replace("{tmp}", str(tmp_path))
+    log.write_text("\n".join([json.dumps(header)] + lines[1:]) + "\n")
+    code, out, err = run(capsys, monkeypatch, ["replay", str(log)])
+    assert code == 2
+    assert_one_error_line(err)
+    assert "not a .game file" in err
+    assert "secret line" not in out + err and "root:" not in out + err
