@@ -49,7 +49,17 @@ def beside(base: Path, name: str, span: Optional[A.Span]) -> Path:
     if rel.is_absolute() or ".." in rel.parts or name.startswith("~") or "\\" in name:
         raise GameError([Diagnostic("E007", f"'{name}': a game may only name files beside it "
                                     "(no absolute paths, no '..')", span)])
-    return base.parent / rel
+    path = base.parent / rel
+    # A symbolic link (the file, or a folder on the way) may still lead out of the folder:
+    # where it really leads must be inside the folder the game really lies in.
+    try:
+        inside = path.resolve().is_relative_to(base.parent.resolve())
+    except (OSError, RuntimeError):  # a loop of links, or a path the system cannot resolve
+        inside = False
+    if not inside:
+        raise GameError([Diagnostic("E007", f"'{name}': a game may only name files beside it "
+                                    "(this one is a link leading outside its folder)", span)])
+    return path
 
 
 def merge(base: List, variant: List) -> List:

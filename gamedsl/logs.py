@@ -169,8 +169,13 @@ def read_log(path) -> Log:
 
 
 def find_game(game_path: str, log_path) -> Path:
-    """The game a log names: as given, else relative to the log's directory, else beside the log."""
+    """The game a log names: as given, else relative to the log's directory, else beside the log.
+
+    A log may come from anyone: it may only name a .game file, so a tampered log cannot make
+    replay read some other file and print its lines in the diagnostics."""
     given = Path(game_path)
+    if given.suffix != ".game":
+        raise CliError(f"{log_path}:1: the log names '{game_path}', which is not a .game file")
     base = Path(log_path).parent
     for candidate in (given, base / given, base / given.name):
         if candidate.is_file():

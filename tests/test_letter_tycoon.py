@@ -103,14 +103,13 @@ def test_a_person_plays_from_the_terminal_without_seeing_the_words(game):
     assert not any("build" in line for line in listed)
 
 
-def test_the_engine_promises_hold_in_a_checked_game(game, monkeypatch):
-    """The random-play checks of every example game (tests/test_random_play.py), on one
+def test_the_engine_promises_hold_in_a_checked_game(game):
+    """The random-play checks of every example game (tests/play_checks.py), on one
     game: illegal moves (a typed word changed, an argument too many, another seat) refused
     with the state unchanged, views hiding the hands and the deck, components in one place,
     JSON round trips, and the same moves from the same seed giving the same game."""
-    import test_random_play as rp
-    monkeypatch.setattr(rp, "SAMPLE_APPLY", 3)
-    start, played, final = rp.play(game, 2, 21)
+    import play_checks as rp
+    start, played, final = rp.play(game, 2, 21, sample_apply=3)
     assert game.results(final)["finished"]
     state = game.new_game(2, 21)
     assert rp.dump(state) == start

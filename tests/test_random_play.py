@@ -16,24 +16,17 @@ At the end, replaying the moves from the same seed gives the identical state.
 from __future__ import annotations
 
 import json
-import random
 from pathlib import Path
 
 import pytest
 
-from gamedsl.errors import MoveError
 from gamedsl.loader import load
+from play_checks import dump, play
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.game"))
 GAMES = EXAMPLES + sorted((ROOT / "examples" / "tutorial").glob("*/*.game"))
 SEEDS = range(25)
-MAX_STEPS = 2000
-SAMPLE_APPLY = 60   # legal moves tried at each step (all of them when there are no more)
-
-
-def dump(state) -> str:
-    return json.dumps(state, sort_keys=True)
 
 
 @pytest.fixture(scope="module", params=GAMES, ids=[str(g.relative_to(ROOT / "examples").with_suffix("")) for g in GAMES])
@@ -41,150 +34,7 @@ def game(request):
     return load(str(request.param))
 
 
-# ---------------------------------------------------------------- the checks
-
-
-def check_legal_moves_apply(game, state, moves, rnd):
-    sample = moves if len(moves) <= SAMPLE_APPLY else rnd.sample(moves, SAMPLE_APPLY)
-    before = dump(state)
-    for move in sample:
-        game.apply(state, move)  # must not raise
-    assert dump(state) == before, "apply() changed the state it was given"
-
-
-def _changed(value, salt: int):
-    """A value of the same shape that no legal move uses."""
-    if isinstance(value, bool):
-        return 10_000 + salt
-    if isinstance(value, (int, float)):
-        return value + 10_000 + salt
-    if isinstance(value, list):
-        return [_changed(v, salt) for v in value] if value else [10_000 + salt]
-    if isinstance(value, str):
-        return value + "_no_such_thing"
-    return 10_000 + salt
-
-
-def illegal_variants(game, state, moves, rnd):
-    legal = moves
-    out = []
-    with_args = [m for m in moves if m["args"]]
-    if with_args:
-        m = rnd.choice(with_args)
-        i = rnd.randrange(len(m["args"]))
-        for salt in range(5):
-            bad = {"seat": m["seat"], "alt": m["alt"], "args": list(m["args"])}
-            bad["args"][i] = _changed(m["args"][i], salt)
-            if bad not in legal:
-                out.append(bad)
-                break
-        out.append({"seat": m["seat"], "alt": m["alt"], "args": m["args"] + [0]})  # one argument too many
-    m = rnd.choice(moves)
-    waiting = game.waiting_for(state)
-    others = [s for s in range(state["n"]) if s not in waiting]
-    if others:
-        out.append({"seat": rnd.choice(others), "alt": m["alt"], "args": list(m["args"])})
-    out.append({"seat": state["n"] + 3, "alt": m["alt"], "args": list(m["args"])})
-    out.append({"seat": m["seat"], "alt": "no_such_alternative", "args": list(m["args"])})
-    return out
-
-
-def check_illegal_refused(game, state, moves, rnd):
-    before = dump(state)
-    for bad in illegal_variants(game, state, moves, rnd):
-        with pytest.raises(MoveError):
-            game.apply(state, bad)
-        assert dump(state) == before, f"refusing {bad} changed the state"
-
-
-def check_components(game, state):
-    """Every component in at most one place, and state['where'] says where."""
-    seen = {}
-    for name, info in game.program.zones.items():
-        z = state["zones"][name]
-        parts = list(enumerate(z)) if info.per_player else [(-1, z)]
-        for owner, part in parts:
-            if isinstance(part, dict):
-                for key, comp in part.items():
-                    assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
-                    seen[comp] = [name, owner, key]
-            else:
-                for comp in part:
-                    assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
-                    seen[comp] = [name, owner, None]
-    for comp, where in enumerate(state["where"]):
-        assert where == seen.get(comp), f"where[{comp}] is {where}, but it lies in {seen.get(comp)}"
-
-
-def unseen_parts(game, state, seat):
-    """(zone, owner) pairs whose contents `seat` may not see."""
-    out = []
-    for name, info in game.program.zones.items():
-        if info.visibility == "hidden":
-            out.extend((name, o) for o in (range(state["n"]) if info.per_player else [-1]))
-        elif info.visibility == "owner" and info.per_player:
-            out.extend((name, o) for o in range(state["n"]) if o != seat)
-    return out
-
-
-def check_views_hide(game, state, rnd):
-    for seat in range(state["n"]):
-        parts = unseen_parts(game, state, seat)
-        lists = []
-        for name, owner in parts:
-            z = state["zones"][name] if owner < 0 else state["zones"][name][owner]
-            if isinstance(z, list):
-                lists.append(z)
-        pool = [c for z in lists for c in z]
-        if len(pool) < 2:
-            continue
-        original = game.view(state, seat)
-        shuffled = json.loads(json.dumps(state))
-        rnd.shuffle(pool)
-        i = 0
-        for name, owner in parts:
-            z = shuffled["zones"][name] if owner < 0 else shuffled["zones"][name][owner]
-            if isinstance(z, list):
-                z[:] = pool[i:i + len(z)]
-                i += len(z)
-        assert game.view(shuffled, seat) == original, f"P{seat + 1}'s view shows what it may not see"
-
-
-def check_json_round_trip(game, state, move):
-    copy = json.loads(json.dumps(state))
-    assert copy == state
-    assert dump(game.apply(copy, move)) == dump(game.apply(state, move))
-
-
 # ---------------------------------------------------------------- the games
-
-
-def play(game, players, seed, checks=True, options=None):
-    rnd = random.Random(seed * 1000 + players)
-    state = game.new_game(players, seed, options)
-    start = dump(state)
-    played = []
-    for _ in range(MAX_STEPS):
-        if checks:
-            check_components(game, state)
-            check_views_hide(game, state, rnd)
-        if game.is_over(state):
-            break
-        moves = game.legal_moves(state)
-        assert moves, "nobody can move, yet the game is not over"
-        if checks:
-            check_legal_moves_apply(game, state, moves, rnd)
-            check_illegal_refused(game, state, moves, rnd)
-        move = rnd.choice(moves)
-        if checks:
-            check_json_round_trip(game, state, move)
-        state = game.apply(state, move)
-        played.append(move)
-    else:
-        pytest.fail(f"no end after {MAX_STEPS} moves")
-    with pytest.raises(MoveError):
-        game.apply(state, played[-1])
-    return start, played, state
 
 
 @pytest.mark.parametrize("seed", SEEDS)

@@ -1,0 +1,217 @@
+"""The engine's promises, checked on a game while it is played at random.
+
+Shared by tests/test_random_play.py (the examples) and tests/test_game_invariants.py
+(the real games in games/). Each check takes the game, a state and a seeded
+random.Random, and fails with an assertion saying which promise broke.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from gamedsl.errors import MoveError
+
+MAX_STEPS = 2000
+SAMPLE_APPLY = 60   # legal moves tried at each step (all of them when there are no more)
+
+# Typed lines no game can take as a move: empty, junk, unicode, a huge number, markup.
+IMPOSSIBLE_TEXTS = ["", "   ", "zzqx qqqq", "ÿ☃\u200b𝔘", "9" * 400, "-1", "__import__('os')",
+                    "open('/etc/passwd')", "{}", "\x00\x1b[2J"]
+
+
+def dump(state) -> str:
+    return json.dumps(state, sort_keys=True)
+
+
+# ---------------------------------------------------------------- the checks
+
+
+def check_legal_moves_apply(game, state, moves, rnd, sample_apply=SAMPLE_APPLY):
+    sample = moves if len(moves) <= sample_apply else rnd.sample(moves, sample_apply)
+    before = dump(state)
+    for move in sample:
+        game.apply(state, move)  # must not raise
+    assert dump(state) == before, "apply() changed the state it was given"
+
+
+def _changed(value, salt: int):
+    """A value of the same shape that no legal move uses."""
+    if isinstance(value, bool):
+        return 10_000 + salt
+    if isinstance(value, (int, float)):
+        return value + 10_000 + salt
+    if isinstance(value, list):
+        return [_changed(v, salt) for v in value] if value else [10_000 + salt]
+    if isinstance(value, str):
+        return value + "_no_such_thing"
+    return 10_000 + salt
+
+
+def illegal_variants(game, state, moves, rnd):
+    legal = moves
+    out = []
+    with_args = [m for m in moves if m["args"]]
+    if with_args:
+        m = rnd.choice(with_args)
+        i = rnd.randrange(len(m["args"]))
+        for salt in range(5):
+            bad = {"seat": m["seat"], "alt": m["alt"], "args": list(m["args"])}
+            bad["args"][i] = _changed(m["args"][i], salt)
+            if bad not in legal:
+                out.append(bad)
+                break
+        out.append({"seat": m["seat"], "alt": m["alt"], "args": m["args"] + [0]})  # one argument too many
+    m = rnd.choice(moves)
+    waiting = game.waiting_for(state)
+    others = [s for s in range(state["n"]) if s not in waiting]
+    if others:
+        out.append({"seat": rnd.choice(others), "alt": m["alt"], "args": list(m["args"])})
+    out.append({"seat": state["n"] + 3, "alt": m["alt"], "args": list(m["args"])})
+    out.append({"seat": m["seat"], "alt": "no_such_alternative", "args": list(m["args"])})
+    return out
+
+
+def check_illegal_refused(game, state, moves, rnd):
+    before = dump(state)
+    for bad in illegal_variants(game, state, moves, rnd):
+        with pytest.raises(MoveError):
+            game.apply(state, bad)
+        assert dump(state) == before, f"refusing {bad} changed the state"
+
+
+def check_components(game, state, all_placed=False):
+    """Every component in at most one place (exactly one with all_placed: for games whose
+    components never leave the zones), and state['where'] says where."""
+    seen = {}
+    for name, info in game.program.zones.items():
+        z = state["zones"][name]
+        parts = list(enumerate(z)) if info.per_player else [(-1, z)]
+        for owner, part in parts:
+            if isinstance(part, dict):
+                for key, comp in part.items():
+                    assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
+                    seen[comp] = [name, owner, key]
+            else:
+                for comp in part:
+                    assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
+                    seen[comp] = [name, owner, None]
+    if all_placed:
+        lost = [c for c in range(len(state["where"])) if c not in seen]
+        assert not lost, f"components {lost} lie in no zone"
+    for comp, where in enumerate(state["where"]):
+        assert where == seen.get(comp), f"where[{comp}] is {where}, but it lies in {seen.get(comp)}"
+
+
+def unseen_parts(game, state, seat):
+    """(zone, owner) pairs whose contents `seat` may not see."""
+    out = []
+    for name, info in game.program.zones.items():
+        if info.visibility == "hidden":
+            out.extend((name, o) for o in (range(state["n"]) if info.per_player else [-1]))
+        elif info.visibility == "owner" and info.per_player:
+            out.extend((name, o) for o in range(state["n"]) if o != seat)
+    return out
+
+
+def _hidden_changed(game, state, seat, rnd, across_zones):
+    """A copy of the state differing only in what `seat` cannot see: the components of its
+    unseen zones permuted (kind for kind, so the rules could reach that state; across those
+    zones, or only within each) and other seats' secret vars changed."""
+    kind_of = game.machine.catalogue(state).kind
+    changed = json.loads(json.dumps(state))
+    lists = []
+    for name, owner in unseen_parts(game, state, seat):
+        z = changed["zones"][name] if owner < 0 else changed["zones"][name][owner]
+        if isinstance(z, list):
+            lists.append(z)
+    groups = [lists] if across_zones else [[z] for z in lists]
+    for group in groups:
+        pools = {}
+        for z in group:
+            for c in z:
+                pools.setdefault(kind_of[c], []).append(c)
+        for pool in pools.values():
+            rnd.shuffle(pool)
+        for z in group:
+            z[:] = [pools[kind_of[c]].pop() for c in z]
+    for var in game.program.player_vars:
+        if var.secret:
+            values = changed["pvars"][var.name]
+            for other in range(state["n"]):
+                if other != seat:
+                    values[other] = 1 if values[other] is None else _changed(values[other], other)
+    return changed
+
+
+def check_views_hide(game, state, rnd):
+    """No seat's view depends on what it cannot see. A game may declare `public` facts about
+    hidden things (how many cards of a secret hand are low): when moving components between
+    unseen zones changes a declared fact, that state is told apart by design, so the check
+    falls back to permuting each unseen zone's contents in place."""
+    for seat in range(state["n"]):
+        original = game.view(state, seat)
+        changed = _hidden_changed(game, state, seat, rnd, across_zones=True)
+        if game.view(changed, seat)["public"] != original["public"]:
+            changed = _hidden_changed(game, state, seat, rnd, across_zones=False)
+        if changed != state:
+            assert game.view(changed, seat) == original, f"P{seat + 1}'s view shows what it may not see"
+
+
+def check_typed_text_refused(game, state, rnd):
+    """Text that cannot be a move is refused with MoveError (by parse_move, or by apply
+    when it parses to a typed move), and the state is left as it was."""
+    before = dump(state)
+    seat = rnd.choice(game.waiting_for(state))
+    for text in IMPOSSIBLE_TEXTS:
+        try:
+            move = game.parse_move(state, text, seat)
+        except MoveError:
+            continue
+        with pytest.raises(MoveError):
+            game.apply(state, move)
+    assert dump(state) == before, "refusing typed text changed the state"
+
+
+def check_json_round_trip(game, state, move):
+    copy = json.loads(json.dumps(state))
+    assert copy == state
+    assert dump(game.apply(copy, move)) == dump(game.apply(state, move))
+
+
+def play(game, players, seed, checks=True, options=None, check_every=1, sample_apply=SAMPLE_APPLY, typed=False,
+         all_placed=False):
+    rnd = random.Random(seed * 1000 + players)
+    state = game.new_game(players, seed, options)
+    start = dump(state)
+    played = []
+    components = len(state["where"])
+    for step in range(MAX_STEPS):
+        checking = checks and step % check_every == 0
+        assert len(state["where"]) == components, "components appeared or vanished"
+        if checking:
+            check_components(game, state, all_placed)
+            check_views_hide(game, state, rnd)
+        if game.is_over(state):
+            break
+        moves = game.legal_moves(state)
+        assert moves, "nobody can move, yet the game is not over"
+        if checking:
+            check_legal_moves_apply(game, state, moves, rnd, sample_apply)
+            check_illegal_refused(game, state, moves, rnd)
+            if typed:
+                check_typed_text_refused(game, state, rnd)
+        move = rnd.choice(moves)
+        if checking:
+            check_json_round_trip(game, state, move)
+        state = game.apply(state, move)
+        played.append(move)
+    else:
+        pytest.fail(f"no end after {MAX_STEPS} moves")
+    with pytest.raises(MoveError):
+        game.apply(state, played[-1])
+    return start, played, state
+
+
