@@ -115,7 +115,7 @@ class Game:
             who = ", ".join(f"P{p + 1}" for p in waiting) or "nobody"
             raise MoveError(f"P{move['seat'] + 1} cannot move now; waiting for {who}", "not_your_turn")
         verdict = self.machine.typed_verdict(state, move)
-        if verdict is False and move not in self.machine.moves_for(state, move["seat"]):
+        if verdict is False and not self.machine.is_listed(state, move):
             raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now", "illegal")
         if verdict:
             raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now: {verdict}", "illegal")

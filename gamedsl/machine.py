@@ -471,6 +471,17 @@ class Machine:
         domain = param.domain(ctx)
         if not isinstance(domain, list):
             raise RuleError("E504", f"the choices for '{param.name}' must be a list, not {plain(domain)}", alt.span)
+        if i == len(alt.params) - 1:
+            # The last parameter: one loop instead of a call per value (the hot spot of listing moves).
+            name, guard = param.name, alt.guard
+            for value in domain:
+                ctx.env[name] = value
+                if guard is None or guard(ctx):
+                    out.append({"seat": seat, "alt": alt.name, "args": args + [value]})
+                    if first_only:
+                        break
+            ctx.env.pop(name, None)
+            return
         for value in domain:
             ctx.env[param.name] = value
             args.append(value)
@@ -511,6 +522,53 @@ class Machine:
             if t == "number" and not is_number(v):
                 return False
         return True
+
+    def is_listed(self, state: dict, move: dict) -> bool:
+        """Whether `move` (of an alternative without typed parameters) is among
+        `moves_for(state, move["seat"])`, found without listing them all: each argument must
+        be in its parameter's choices (computed with the earlier arguments bound, as the
+        listing does) and the guard must pass."""
+        seat = move["seat"]
+        pending = state["pending"]
+        if pending is None or seat not in pending["players"] or str(seat) in pending.get("got", {}):
+            return False
+        stmt = self.p.stmts[pending["s"]]
+        env = dict(self.env(state))
+        alts = stmt.b
+        if stmt.op == "secret":
+            env[stmt.a] = seat
+            alts = stmt.c
+        ctx = None
+        for alt in alts:
+            if alt.name != move["alt"] or alt.typed is not None or len(alt.params) != len(move["args"]):
+                continue
+            if ctx is None:
+                ctx = self.ctx(state, env, pure=True)
+                ctx.memo = {}
+            if self._allows(ctx, alt, move["args"]):
+                return True
+        return False
+
+    @staticmethod
+    def _allows(ctx, alt, args) -> bool:
+        env = ctx.env
+        try:
+            for param, arg in zip(alt.params, args):
+                domain = param.domain(ctx)
+                if not isinstance(domain, list):
+                    raise RuleError("E504", f"the choices for '{param.name}' must be a list, not {plain(domain)}",
+                                    alt.span)
+                # bind the listed value equal to the argument, as the listing would
+                for value in domain:
+                    if value == arg:
+                        break
+                else:
+                    return False
+                env[param.name] = value
+            return alt.guard is None or bool(alt.guard(ctx))
+        finally:
+            for param in alt.params:
+                env.pop(param.name, None)
 
     def typed_verdict(self, state: dict, move: dict):
         """For a move of an alternative with typed parameters: None if its guard allows it,

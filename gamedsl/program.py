@@ -40,6 +40,7 @@ class Program:
     publics: list
     heuristic: Optional[Tuple[str, Callable]] = None   # `heuristic of p:` (bots), else None
     _catalogues: dict = attrs.Factory(dict)
+    _last_catalogue: Optional[tuple] = None
     compiler: object = None
 
     def grid_size(self, zone: str):
@@ -53,10 +54,16 @@ class Program:
 
     # ------------------------------------------------------------ components
     def catalogue(self, n: int, options: dict) -> Catalogue:
+        # Asked on every expression context: the last answer is kept aside, so the common case
+        # (the same player count and options again) costs one dict comparison, not a sorted key.
+        last = self._last_catalogue
+        if last is not None and last[0] == n and last[1] == options:
+            return last[2]
         key = (n, tuple(sorted(options.items())))
         cat = self._catalogues.get(key)
         if cat is None:
             cat = self._catalogues[key] = self._build_catalogue(n, options)
+        self._last_catalogue = (n, dict(options), cat)
         return cat
 
     def _build_catalogue(self, n: int, options: dict) -> Catalogue:
