@@ -436,18 +436,26 @@ class Machine:
                 state["pending"] = None
                 raise RuleError("E503", f"P{p + 1} has no legal move here", s.span)
 
+    def _choice_for(self, state, seat: int):
+        """(alternatives, local names they see) of the choice `seat` must make now, or None
+        when it has none (nothing pending, not theirs, or a secret choice already made)."""
+        pending = state["pending"]
+        if pending is None or seat not in pending["players"] or str(seat) in pending.get("got", {}):
+            return None
+        stmt = self.p.stmts[pending["s"]]
+        env = dict(self.env(state))
+        if stmt.op == "secret":
+            env[stmt.a] = seat
+            return stmt.c, env
+        return stmt.b, env
+
     def moves_for(self, state, seat: int, first_only: bool = False) -> list:
         """Every legal move of `seat` at the pending decision, in the rules' order (with
         `first_only`, the first one found: enough to know the choice is not stuck)."""
-        pending = state["pending"]
-        if pending is None or seat not in pending["players"] or str(seat) in pending.get("got", {}):
+        choice = self._choice_for(state, seat)
+        if choice is None:
             return []
-        stmt = self.p.stmts[pending["s"]]
-        env = dict(self.env(state))
-        alts = stmt.b
-        if stmt.op == "secret":
-            env[stmt.a] = seat
-            alts = stmt.c
+        alts, env = choice
         ctx = self.ctx(state, env, pure=True)
         ctx.memo = {}
         out: list = []
@@ -528,16 +536,10 @@ class Machine:
         `moves_for(state, move["seat"])`, found without listing them all: each argument must
         be in its parameter's choices (computed with the earlier arguments bound, as the
         listing does) and the guard must pass."""
-        seat = move["seat"]
-        pending = state["pending"]
-        if pending is None or seat not in pending["players"] or str(seat) in pending.get("got", {}):
+        choice = self._choice_for(state, move["seat"])
+        if choice is None:
             return False
-        stmt = self.p.stmts[pending["s"]]
-        env = dict(self.env(state))
-        alts = stmt.b
-        if stmt.op == "secret":
-            env[stmt.a] = seat
-            alts = stmt.c
+        alts, env = choice
         ctx = None
         for alt in alts:
             if alt.name != move["alt"] or alt.typed is not None or len(alt.params) != len(move["args"]):
@@ -573,15 +575,10 @@ class Machine:
     def typed_verdict(self, state: dict, move: dict):
         """For a move of an alternative with typed parameters: None if its guard allows it,
         else why not (the alternative's `else` text, or a plain refusal). Not such a move: False."""
-        pending = state["pending"]
-        if pending is None or move["seat"] not in pending["players"]:
+        choice = self._choice_for(state, move["seat"])
+        if choice is None:
             return False
-        stmt = self.p.stmts[pending["s"]]
-        env = dict(self.env(state))
-        alts = stmt.b
-        if stmt.op == "secret":
-            env[stmt.a] = move["seat"]
-            alts = stmt.c
+        alts, env = choice
         alt = next((a for a in alts if a.name == move["alt"] and a.typed is not None), None)
         if alt is None:
             return False
