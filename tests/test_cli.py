@@ -464,8 +464,6 @@ def test_write_log_function_and_an_abandoned_game(tmp_path, capsys, monkeypatch)
 
 def test_test_command_runs_scenarios(tmp_path, capsys, monkeypatch):
     scenarios = ROOT / "examples" / "scenarios"
-    if not scenarios.is_dir():
-        pytest.skip("no example scenarios")
     code, out, _ = run(capsys, monkeypatch, ["test", str(scenarios)])
     assert code == 0
     assert re.search(r"^\d+ passed, 0 failed$", out, re.M)
