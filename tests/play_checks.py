@@ -215,3 +215,12 @@ def play(game, players, seed, checks=True, options=None, check_every=1, sample_a
     return start, played, state
 
 
+
+
+def check_replay(game, players, seed, start, played, final):
+    """Replaying the moves from the same seed gives the identical game, from the first state on."""
+    state = game.new_game(players, seed)
+    assert dump(state) == start
+    for move in played:
+        state = game.apply(state, move)
+    assert dump(state) == dump(final)

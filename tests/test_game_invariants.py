@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from gamedsl.loader import load
-from play_checks import dump, play
+from play_checks import check_replay, dump, play
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted((ROOT / "games").glob("*.game"))
@@ -52,12 +52,7 @@ def test_random_play_keeps_the_engines_promises(game, seed):
     assert results["finished"], "the game hit the turn limit"
     assert len(results["scores"]) == players
 
-    # Replay from the move list: the identical game.
-    state = game.new_game(players, seed)
-    assert dump(state) == start
-    for move in played:
-        state = game.apply(state, move)
-    assert dump(state) == dump(final)
+    check_replay(game, players, seed, start, played, final)
 
     # Save half-way as JSON text, load it, continue: the same game.
     state = game.new_game(players, seed)
