@@ -502,6 +502,7 @@ class KindDecl:
     show: Optional[Expr]
     attrs: tuple  # of KindAttr
     states: tuple  # of KindState
+    faces: tuple = ()  # of Name: a piece covering one grid cell per face, face i showing attribute i
 
 
 @node

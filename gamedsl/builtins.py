@@ -78,7 +78,7 @@ def cell_sort_key(key: str):
     return (int(y), int(x))
 
 
-def _check_cell(c, span):
+def check_cell(c, span):
     if not (isinstance(c, list) and len(c) == 2 and all(is_number(v) for v in c)):
         raise RuleError("E504", f"a cell (x, y) is needed, not {plain(c)}", span)
     return c
@@ -217,7 +217,7 @@ def _top(ctx, span, zone, n):
     return zone_items(ctx.state, zone[0], zone[1])[: max(0, int(n))]
 
 
-def _grid(ctx, zone, span):
+def grid_of(ctx, zone, span):
     name, owner = zone
     z = ctx.state["zones"][name]
     if owner >= 0:
@@ -228,7 +228,7 @@ def _grid(ctx, zone, span):
 
 
 def _cells(ctx, span, zone):
-    z, size = _grid(ctx, zone, span)
+    z, size = grid_of(ctx, zone, span)
     if size is None:
         return [key_cell(k) for k in sorted(z, key=cell_sort_key)]
     w, h = size
@@ -236,7 +236,7 @@ def _cells(ctx, span, zone):
 
 
 def _empty_cells(ctx, span, zone):
-    z, size = _grid(ctx, zone, span)
+    z, size = grid_of(ctx, zone, span)
     if size is not None:
         w, h = size
         return [[x, y] for y in range(h) for x in range(w) if f"{x},{y}" not in z]
@@ -253,17 +253,17 @@ def _empty_cells(ctx, span, zone):
 
 
 def _at(ctx, span, zone, cell):
-    z, _ = _grid(ctx, zone, span)
-    return z.get(cell_key(_check_cell(cell, span)))
+    z, _ = grid_of(ctx, zone, span)
+    return z.get(cell_key(check_cell(cell, span)))
 
 
 def _neighbours(ctx, span, cell):
-    x, y = _check_cell(cell, span)
+    x, y = check_cell(cell, span)
     return [[x, y - 1], [x + 1, y], [x, y + 1], [x - 1, y]]
 
 
 def _lines(ctx, span, zone, n):
-    _, size = _grid(ctx, zone, span)
+    _, size = grid_of(ctx, zone, span)
     if size is None:
         raise RuleError("E504", "lines needs a grid with a size (grid W by H)", span)
     w, h = size
@@ -434,3 +434,19 @@ FUNCTIONS = {
     "without": Builtin(_without, yields="same"),
     "formable": Builtin(_formable),
 }
+
+
+def _register_tiling() -> None:
+    # tiling builds on the helpers above, so it is imported once they exist
+    from . import tiling
+    FUNCTIONS.update({
+        "face": Builtin(tiling._face, zone_args=frozenset({0})),
+        "placements": Builtin(tiling._placements, zone_args=frozenset({0})),
+        "word_lines": Builtin(tiling._word_lines, zone_args=frozenset({1})),
+        "word_placements": Builtin(tiling._word_placements, zone_args=frozenset({1})),
+        "picks": Builtin(tiling._picks),
+        "assignable": Builtin(tiling._assignable),
+    })
+
+
+_register_tiling()

@@ -299,6 +299,11 @@ def check_kinds(g: Globals) -> List[Diagnostic]:
             expect_type(d.copies, env, T.NUMBER, "the number of copies")
         if d.show is not None:
             infer(d.show, _kind_env(g, info, info.diags, "show", "in 'show'"))
+        for f in d.faces:
+            if f.name not in info.members and not info.open:
+                info.diags.append(unknown("E102", "attribute", f.name, info.members, f.span,
+                                          "a face shows one of the kind's columns or attributes",
+                                          of=f" of {d.name}"))
         for s in d.states:
             stype, tdiags = T.parse_type(s.type, g.type_scope)
             info.diags.extend(tdiags)

@@ -202,7 +202,11 @@ def _move(s: A.Move, env: Env, loops):
             env.report(Diagnostic("E213", f"zone {zone.name} is a grid: say on which cell",
                                   s.dest.span, f"write 'move ... to {zone.name} at (x, y)'"))
     if s.cell is not None:
-        expect_type(s.cell, env, T.CELL, "the cell")
+        # a piece with faces covers several cells: 'at [c1, c2]', face i on cell i
+        t = infer(s.cell, env, expect=T.CELL)
+        if not (T.assignable(t, T.CELL) or T.assignable(t, T.List(T.CELL))):
+            env.report(Diagnostic("E201", f"the cell must be a cell, or a list of cells for a "
+                                  f"piece with faces, not {T.render(t)}", s.cell.span))
 
 
 def check_holds(env: Env, zone: T.Zone, kinds, span) -> None:
@@ -337,19 +341,25 @@ def check_alternatives(alts, env: Env, loops) -> None:
         check_block(alt.body, body_env, loops)
 
 
-TYPED = {"text": T.TEXT, "number": T.NUMBER, "int": T.NUMBER}
+# What a person can type: a text, a number, a cell "4,2", a word of an enum, texts "a, b"
+TYPEABLE = (T.TEXT, T.NUMBER, T.CELL, T.List(T.TEXT))
 
 
 def _typed_params(alt, env: Env) -> dict:
     """The types of an alternative's typed parameters (`w: text`); E315 for what cannot be typed."""
-    typed = {p.name: TYPED.get(p.type.name, T.ANY) for p in alt.params
-             if p.domain is None and isinstance(p.type, A.TypeName)}
+    typed = {}
     head = _first_line(alt.span)
     for p in alt.params:
-        if p.domain is None and (not isinstance(p.type, A.TypeName) or p.type.name not in TYPED):
-            env.report(Diagnostic("E315", f"a typed parameter is a text or a number, not "
-                                  f"'{_type_text(p.type)}'", p.span,
-                                  f"to choose among values write '{p.name} in LIST'"))
+        if p.domain is not None:
+            continue
+        t, _ = T.parse_type(p.type, env.g.type_scope, env.g.use)
+        if t in TYPEABLE or isinstance(t, T.Enum) or t == T.ANY:
+            typed[p.name] = t
+            continue
+        typed[p.name] = T.ANY
+        env.report(Diagnostic("E315", f"a typed parameter is a text, a number, a cell, an "
+                              f"enum or a list of text, not '{_type_text(p.type)}'", p.span,
+                              f"to choose among values write '{p.name} in LIST'"))
     if typed and len(typed) != len(alt.params):
         env.report(Diagnostic("E315", "a move's parameters are all listed ('x in L') or all "
                               "typed ('x: text'), not some of each", head))

@@ -31,6 +31,7 @@ class Decls:
     kinds: set = attrs.Factory(set)
     options: set = attrs.Factory(set)
     words: set = attrs.Factory(set)           # enum values and option words
+    enums: dict = attrs.Factory(dict)         # enum name -> its words, in order
     tables: dict = attrs.Factory(dict)
     defs: dict = attrs.Factory(dict)
     def_bodies: dict = attrs.Factory(dict)
@@ -88,6 +89,7 @@ class KindInfo:
     attrs: list    # (name, fn)
     states: list   # (name, fn)
     scope: set
+    faces: tuple = ()  # attribute names: face i of a piece shows attribute i
 
 
 @attrs.define
@@ -161,6 +163,7 @@ class Catalogue:
     attrs: list
     show: list
     by_kind: dict
+    faces: list = attrs.Factory(list)  # per component: its faces' values (a piece of several cells), or None
 
 
 # ---------------------------------------------------------------- the compiler
@@ -186,6 +189,7 @@ class Compiler:
 
         for e in by_type.get(A.EnumDecl, []):
             self.d.words.update(v.name for v in e.values)
+            self.d.enums[e.name] = tuple(v.name for v in e.values)
         options = {}
         for o in by_type.get(A.OptionDecl, []):
             words = tuple(a.word for a in o.alternatives if isinstance(a, A.OptionWord))
@@ -336,6 +340,7 @@ class Compiler:
             attrs_,
             [(s.name, self.ex.expr(s.init, set(scope))) for s in k.states],
             scope,
+            tuple(f.name for f in k.faces),
         )
 
     # statements -------------------------------------------------------
@@ -408,16 +413,23 @@ class Compiler:
             return self._add(Stmt("secret", s.span, s.var, players, alts))
         raise RuleError("E003", f"cannot compile {type(s).__name__}", s.span)
 
+    def _typed(self, t) -> str:
+        """How a typed parameter is read: 'text', 'number', 'cell', 'list of text', or an enum's name."""
+        if isinstance(t, A.TypeList):
+            return "list of text"
+        return "number" if t.name == "int" else t.name
+
     def _alts(self, alternatives, scope, kinds) -> list:
         out = []
         for alt in alternatives:
             params = []
             local_kinds = dict(kinds)
-            typed = [p.type.name for p in alt.params if p.domain is None] or None
+            typed = [self._typed(p.type) for p in alt.params if p.domain is None] or None
             for p in alt.params:
                 if p.domain is None:  # typed by a person: no list of values
-                    params.append(Param(p.name, None, "value"))
-                    local_kinds[p.name] = "value"
+                    kind = _type_kind(p.type, self.d)
+                    params.append(Param(p.name, None, kind))
+                    local_kinds[p.name] = kind
                     scope.add(p.name)
                     continue
                 domain = self._pure(self.ex.expr(p.domain, scope))

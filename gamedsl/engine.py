@@ -230,7 +230,7 @@ class Game:
         refused = None
         for s in seats:
             for alt in self.machine.typed_alternatives(state, s):
-                args = match_template(alt, text)
+                args = match_template(alt, text, self.program.decls.enums)
                 if args is None:
                     continue
                 move = {"seat": s, "alt": alt.name, "args": args}
@@ -348,27 +348,50 @@ def _written_per_player(game: "Game", state: dict, facts: list) -> dict:
     return out
 
 
-def match_template(alt, text: str) -> Optional[list]:
+def match_template(alt, text: str, enums: Optional[dict] = None) -> Optional[list]:
     """The values of an alternative's typed parameters read from a typed text by its template
     (`build {w}` reads `build quiz` as ["quiz"]); None if the text does not fit it. Words of
-    the template match ignoring case and spacing; a number parameter takes a number."""
+    the template match ignoring case and spacing; a number parameter takes a number, a cell
+    `4,2` or `(4, 2)`, an enum one of its words, a list of texts words split by commas or spaces."""
+    enums = enums or {}
     template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
     types = {p.name: t for p, t in zip(alt.params, alt.typed)}
     pattern, pos = "", 0
     for m in re.finditer(r"\{(\w+)\}", template):
         pattern += _loose(template[pos:m.start()])
-        kind = types.get(m.group(1))
-        pattern += rf"(?P<{m.group(1)}>-?[0-9]+(?:\.[0-9]+)?)" if kind == "number" else rf"(?P<{m.group(1)}>.+?)"
+        pattern += rf"(?P<{m.group(1)}>{_typed_pattern(types.get(m.group(1)), enums)})"
         pos = m.end()
     pattern += _loose(template[pos:])
     found = re.fullmatch(r"\s*" + pattern + r"\s*", text, re.I)
     if not found:
         return None
-    args = []
-    for p, t in zip(alt.params, alt.typed):
-        raw = found.group(p.name).strip()
-        args.append((float(raw) if "." in raw else int(raw)) if t == "number" else raw)
-    return args
+    return [_typed_value(t, found.group(p.name).strip(), enums) for p, t in zip(alt.params, alt.typed)]
+
+
+_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
+_LIST_SEPARATORS = r"[\s,、，]+"  # commas (also the Japanese ones) or spaces between typed texts
+
+
+def _typed_pattern(kind: str, enums: dict) -> str:
+    if kind == "number":
+        return _NUMBER
+    if kind == "cell":
+        return rf"\(?\s*-?[0-9]+\s*,\s*-?[0-9]+\s*\)?"
+    if kind in enums:
+        return "|".join(re.escape(w) for w in sorted(enums[kind], key=len, reverse=True))
+    return r".+?"
+
+
+def _typed_value(kind: str, raw: str, enums: dict):
+    if kind == "number":
+        return float(raw) if "." in raw else int(raw)
+    if kind == "cell":
+        return [int(v) for v in re.findall(r"-?[0-9]+", raw)]
+    if kind in enums:
+        return next(w for w in enums[kind] if w.lower() == raw.lower())
+    if kind == "list of text":
+        return [w for w in re.split(_LIST_SEPARATORS, raw) if w]
+    return raw
 
 
 def _loose(literal: str) -> str:

@@ -40,8 +40,8 @@ def zone_items(state: dict, name: str, owner: int) -> list:
     z = state["zones"][name]
     if owner >= 0:
         z = z[owner]
-    if isinstance(z, dict):  # a grid: its components, in cell order
-        return [z[k] for k in sorted(z, key=B.cell_sort_key)]
+    if isinstance(z, dict):  # a grid: its components, in cell order (a piece with faces once)
+        return list(dict.fromkeys(z[k] for k in sorted(z, key=B.cell_sort_key)))
     return list(z)
 
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from . import rng
-from .builtins import cell_key, is_number, plain
+from .builtins import check_cell, cell_key, is_number, plain
 from .errors import RuleError
 from .exprs import Ctx
 
@@ -324,7 +324,10 @@ class Machine:
         z = state["zones"][name]
         if owner >= 0:
             z = z[owner]
-        if cell is not None:
+        if isinstance(cell, list):  # a piece with faces: one key per cell
+            for key in cell:
+                del z[key]
+        elif cell is not None:
             del z[cell]
         else:
             z.remove(comp)
@@ -339,16 +342,28 @@ class Machine:
         if info.grid:
             if cell is None:
                 raise RuleError("E504", f"'{name}' is a grid: say where, with 'at (x, y)'", span)
-            key = cell_key(cell)
-            if info.size is not None:
-                x, y = (int(v) for v in cell)
-                if not (0 <= x < info.size[0] and 0 <= y < info.size[1]):
-                    raise RuleError("E504", f"cell {key} is outside the {info.size[0]} by {info.size[1]} grid", span)
-            if key in z and z[key] != comp:
-                raise RuleError("E504", f"cell {key} of '{name}' is taken", span)
+            faces = cat.faces[comp]
+            many = isinstance(cell, list) and bool(cell) and isinstance(cell[0], list)
+            cells = cell if many else [cell]
+            if faces is None and many:
+                raise RuleError("E504", f"a {cat.kind[comp]} covers one cell (its kind has no faces)", span)
+            if faces is not None and len(cells) != len(faces):
+                raise RuleError("E504", f"a {cat.kind[comp]} has {len(faces)} faces: it needs "
+                                f"{len(faces)} cells, not {len(cells)}", span)
+            keys = []
+            for c in cells:
+                key = cell_key(check_cell(c, span))
+                if info.size is not None:
+                    x, y = (int(v) for v in c)
+                    if not (0 <= x < info.size[0] and 0 <= y < info.size[1]):
+                        raise RuleError("E504", f"cell {key} is outside the {info.size[0]} by {info.size[1]} grid", span)
+                if (key in z and z[key] != comp) or key in keys:
+                    raise RuleError("E504", f"cell {key} of '{name}' is taken", span)
+                keys.append(key)
             self._take(state, comp)
-            z[key] = comp
-            state["where"][comp] = [name, owner, key]
+            for key in keys:
+                z[key] = comp
+            state["where"][comp] = [name, owner, keys if faces is not None else keys[0]]
             return
         self._take(state, comp)
         if info.sorted_by is not None:
@@ -520,15 +535,22 @@ class Machine:
         for param in alt.params:
             ctx.env.pop(param.name, None)
 
-    @staticmethod
-    def _typed_ok(alt, args) -> bool:
+    def _typed_ok(self, alt, args) -> bool:
         if len(args) != len(alt.params):
             return False
-        for t, v in zip(alt.typed, args):
-            if t == "text" and not isinstance(v, str):
-                return False
-            if t == "number" and not is_number(v):
-                return False
+        return all(self._typed_value_ok(t, v) for t, v in zip(alt.typed, args))
+
+    def _typed_value_ok(self, t: str, v) -> bool:
+        if t == "text":
+            return isinstance(v, str)
+        if t == "number":
+            return is_number(v)
+        if t == "cell":
+            return isinstance(v, list) and len(v) == 2 and all(is_number(x) for x in v)
+        if t == "list of text":
+            return isinstance(v, list) and all(isinstance(x, str) for x in v)
+        if t in self.p.decls.enums:
+            return v in self.p.decls.enums[t]
         return True
 
     def is_listed(self, state: dict, move: dict) -> bool:

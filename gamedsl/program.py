@@ -93,6 +93,7 @@ class Program:
                         cat.attrs.append(base)
                         cat.by_kind[kind.name].append(cid)
                         cat.show.append(None)
+                        cat.faces.append([base.get(f) for f in kind.faces] if kind.faces else None)
         for cid, kind_name in enumerate(cat.kind):
             kind = self.kinds[kind_name]
             if kind.show is not None:

@@ -312,6 +312,69 @@ def _formable(a):
     return a.done(T.List(T.TEXT))
 
 
+def _word_list(a: _Args, i: int) -> None:
+    if not isinstance(T.unwrap(a.types[i]), T.Words) and T.unwrap(a.types[i]) != T.ANY:
+        a._bad(i, "a word list", "declare one: words NAME from \"file.txt\"")
+
+
+def _pieces(a: _Args, i: int) -> object:
+    """The kind of the pieces of list argument i."""
+    item = a.items(i, "a list of pieces")
+    if T.kinds_of(item) is None and T.unwrap(item) != T.ANY:
+        a._bad(i, "a list of pieces (components)")
+    return item
+
+
+def _face(a):
+    a.grid(0)
+    a.cell(1)
+    return a.done(T.ANY)
+
+
+def _placements(a):
+    a.grid(0)
+    piece = _pieces(a, 1)
+    return a.done(T.List(T.Tuple((piece, T.List(T.CELL)))))
+
+
+def _word_lines(a):
+    _word_list(a, 0)
+    a.grid(1)
+    if not T.assignable(a.types[2], T.List(T.CELL)):
+        a._bad(2, "a list of cells")
+    if not T.assignable(a.types[3], T.List(T.TEXT)):
+        a._bad(3, "a list of letters (texts)")
+    a.number(4)
+    a.number(5)
+    return a.done(T.List(T.List(T.TEXT)))
+
+
+def _word_placements(a):
+    _word_list(a, 0)
+    a.grid(1)
+    piece = _pieces(a, 2)
+    a.number(3)
+    a.number(4)
+    return a.done(T.List(T.Tuple((piece, T.List(T.CELL), T.List(T.List(T.TEXT))))))
+
+
+def _picks(a):
+    item = a.items(0, "a list of lists")
+    inner = T.item_type(item) if item != T.ANY else T.ANY
+    if inner is None:
+        a._bad(0, "a list of lists")
+        inner = T.ANY
+    return a.done(T.List(T.List(inner)))
+
+
+def _assignable(a):
+    a.items(0)
+    item = a.items(1, "a list of lists")
+    if item != T.ANY and T.item_type(item) is None:
+        a._bad(1, "a list of lists")
+    return a.done(T.BOOL)
+
+
 def _b(usage, lo, hi, fn, summary, pure=True, list_args=frozenset()) -> Builtin:
     name = usage.split("(")[0]
 
@@ -373,6 +436,19 @@ BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
     _b("formable(D, L)", 2, 3, _formable,
        "the words of word list D spelt by some of the letters L (formable(D, L, 1): one of "
        "them may be used twice)", list_args={0}),
+    _b("face(grid, cell)", 2, 2, _face, "the face of a piece on a cell (its kind's 'faces'), or none"),
+    _b("placements(grid, L)", 2, 2, _placements,
+       "every way to lay a piece of L on empty cells in a line, next to the pieces down: [(piece, cells)]"),
+    _b("word_lines(D, grid, cells, letters, n, ways)", 6, 6, _word_lines,
+       "for letters laid on cells: the words of D (n+ letters, over a laid cell) on each line "
+       "through them, read 2 ways (→ ↓) or 4 (also ← ↑); lines without a word left out",
+       list_args={0}),
+    _b("word_placements(D, grid, L, n, ways)", 5, 5, _word_placements,
+       "every placement of a piece of L making words of D: [(piece, cells, words of each line)]",
+       list_args={0}),
+    _b("picks(L)", 1, 1, _picks, "every non-empty choice of at most one item from each list of L"),
+    _b("assignable(L, M)", 2, 2, _assignable,
+       "can each item of L be given a list of M of its own that holds it"),
 ]}
 
 

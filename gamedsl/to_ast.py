@@ -167,9 +167,10 @@ class ToAst(Transformer):
         source = copies = show = None
         per_player = False
         attrs_, states = [], []
+        faces: tuple = ()
         seen: set = set()
         for kind, value in items:
-            if kind in ("from", "copies", "show"):
+            if kind in ("from", "copies", "show", "faces"):
                 self._once(meta, f"kind '{name}'", seen, kind)
             if kind == "from":
                 source = value
@@ -177,12 +178,14 @@ class ToAst(Transformer):
                 copies, per_player = value
             elif kind == "show":
                 show = value
+            elif kind == "faces":
+                faces = value
             elif kind == "attr":
                 attrs_.append(value)
             else:
                 states.append(value)
         return A.KindDecl(self._span(meta), str(name), source, copies, per_player, show,
-                          tuple(attrs_), tuple(states))
+                          tuple(attrs_), tuple(states), faces)
 
     def kind_from(self, c):
         return ("from", str(c[0]))
@@ -199,6 +202,9 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def kind_attr(self, meta, c):
         return ("attr", A.KindAttr(self._span(meta), str(c[0]), c[1]))
+
+    def kind_faces(self, c):
+        return ("faces", tuple(A.Name(self._tok_span(t), str(t)) for t in c))
 
     @v_args(meta=True)
     def kind_state(self, meta, c):

@@ -115,3 +115,27 @@ def option_in_name(source: str) -> str:
     if start < 0 or end < start:
         return ""
     return source[start + 1:end].strip()
+
+
+# TEMPORARY (replaced by the folding word lists branch): naive readings for development
+def _fold(self, text):
+    return text.lower()
+
+
+def _readings(self, line, placed, n, both_ways):
+    out = set()
+    placed = set(placed)
+    for s in range(len(line)):
+        for e in range(s + n, len(line) + 1):
+            if not any(s <= i < e for i in placed):
+                continue
+            seg = "".join(line[s:e])
+            if seg in self.words:
+                out.add((s, e, False, seg))
+            if both_ways and seg[::-1] in self.words:
+                out.add((s, e, True, seg[::-1]))
+    return sorted(out)
+
+
+WordList.fold = _fold
+WordList.readings = _readings
