@@ -371,6 +371,18 @@ def _covers(ctx, span, items, wanted):
     return True
 
 
+def _index_of(ctx, span, items, x):
+    items = as_list(items, span)
+    for i, item in enumerate(items):
+        if item == x:
+            return i
+    raise RuleError("E504", f"index_of: {plain(x)} is not in the list", span)
+
+
+def _fold_tmp(ctx, span, words, w):  # TEMPORARY: replaced by the folding word lists branch
+    return words.fold(w)
+
+
 def _formable(ctx, span, words, letters, doubles=0):
     from .wordlists import ListError, WordList
     if not isinstance(words, WordList):
@@ -433,6 +445,8 @@ FUNCTIONS = {
     "covers": Builtin(_covers),
     "without": Builtin(_without, yields="same"),
     "formable": Builtin(_formable),
+    "index_of": Builtin(_index_of),
+    "fold": Builtin(_fold_tmp),
 }
 
 

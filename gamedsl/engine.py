@@ -248,6 +248,7 @@ class Game:
         cat = self.machine.catalogue(state)
         flow = state["flow"]
         zones: Dict[str, object] = {}
+        faces: Dict[str, Dict[str, object]] = {}
         visible = set()
 
         def show(name, owner, items):
@@ -256,6 +257,9 @@ class Game:
                 return {"count": len(items)}
             if isinstance(items, dict):
                 visible.update(items.values())
+                for k, c in items.items():
+                    if cat.faces[c] is not None:  # what a piece shows on each of its cells
+                        faces.setdefault(name, {})[k] = cat.faces[c][state["where"][c][2].index(k)]
                 return {k: items[k] for k in sorted(items)}
             visible.update(items)
             return list(items)
@@ -281,6 +285,8 @@ class Game:
             "over": flow["over"], "waiting_for": self.waiting_for(state),
             "vars": dict(state["vars"]), "pvars": pvars, "zones": zones, "cstate": cstate,
             "shows": {str(c): cat.show[c] for c in sorted(visible)},
+            "faces": {name: dict(sorted(cells.items())) for name, cells in faces.items()},
+            "moved": [c for c in state.get("moved", []) if c in visible],
             "submitted": mine, "said": list(state["said"]),
             "public": self._per_player(state, p.publics),
         }

@@ -364,6 +364,7 @@ class Machine:
             for key in keys:
                 z[key] = comp
             state["where"][comp] = [name, owner, keys if faces is not None else keys[0]]
+            self._moved(state, comp)
             return
         self._take(state, comp)
         if info.sorted_by is not None:
@@ -380,6 +381,15 @@ class Machine:
         else:
             z.append(comp)
         state["where"][comp] = [name, owner, None]
+        self._moved(state, comp)
+
+    @staticmethod
+    def _moved(state, comp) -> None:
+        # what the last move moved, for clients to point out (a state saved before this
+        # was kept has no list)
+        moved = state.get("moved")
+        if moved is not None and comp not in moved:
+            moved.append(comp)
 
     def _components(self, value, cat, span) -> List[int]:
         items = value if isinstance(value, list) else [value]
@@ -627,6 +637,7 @@ class Machine:
 
     def submit(self, state: dict, move: dict) -> None:
         """Carry out a legal move (already validated) and run on."""
+        state["moved"] = []
         pending = state["pending"]
         stmt = self.p.stmts[pending["s"]]
         if stmt.op == "choose":
@@ -657,7 +668,7 @@ class Machine:
             "flow": {"stage": "new", "phase": 0, "current": 0, "start": 0, "round": 1, "turns": 0,
                      "next": None, "after_round": False, "over": False, "winner": None,
                      "unfinished": False, "max_turns": max_turns},
-            "stack": [], "pending": None, "said": [],
+            "stack": [], "pending": None, "said": [], "moved": [],
         }
         for name, info in self.p.zones.items():
             empty = (lambda: {}) if info.grid else list

@@ -132,8 +132,9 @@ def _cells(value: dict, size) -> Table:
     return table, xs, ys
 
 
-def _render_zone(value, shows: dict, size=None):
-    """A renderable for one zone's view value: a list of components, a hidden count or a grid."""
+def _render_zone(value, shows: dict, size=None, faces: Optional[dict] = None, moved=()):
+    """A renderable for one zone's view value: a list of components, a hidden count or a grid
+    (a piece with faces shows its face on each cell; what the last move moved stands out)."""
     if isinstance(value, dict) and set(value) == {"count"}:
         n = value["count"]
         return Text(f"({n} hidden)" if n else "(empty)", style="dim")
@@ -144,8 +145,13 @@ def _render_zone(value, shows: dict, size=None):
         for y in ys:
             row = [str(y)]
             for x in xs:
-                cid = value.get(f"{x},{y}")
-                row.append(shows.get(str(cid), str(cid)) if cid is not None else "·")
+                key = f"{x},{y}"
+                cid = value.get(key)
+                if cid is None:
+                    row.append("·")
+                    continue
+                shown = str((faces or {}).get(key, shows.get(str(cid), str(cid))))
+                row.append(Text(shown, style="bold reverse") if cid in moved else shown)
             table.add_row(*row)
         return table
     if isinstance(value, list):
@@ -210,10 +216,11 @@ def render_view(console: Console, game, view: dict) -> None:
                 _print_zone(console, v, shows, size, view, state_kinds)
         else:
             console.print(Text(f"{name}: ", style="cyan"), end="")
-            _print_zone(console, value, shows, size, view, state_kinds)
+            _print_zone(console, value, shows, size, view, state_kinds, view.get("faces", {}).get(name))
 
 
-def _print_zone(console: Console, value, shows, size, view: Optional[dict] = None, kinds=None) -> None:
+def _print_zone(console: Console, value, shows, size, view: Optional[dict] = None, kinds=None,
+                faces: Optional[dict] = None) -> None:
     if view is not None and isinstance(value, list) and any(_states_of(view, c) for c in value):
         # components with states: a table, one component a row, one state a column
         names: List[str] = []
@@ -232,7 +239,7 @@ def _print_zone(console: Console, value, shows, size, view: Optional[dict] = Non
         console.print()
         console.print(table)
         return
-    r = _render_zone(value, shows, size)
+    r = _render_zone(value, shows, size, faces, set((view or {}).get("moved", ())))
     if isinstance(r, Table):
         console.print()
     console.print(r)

@@ -375,6 +375,16 @@ def _assignable(a):
     return a.done(T.BOOL)
 
 
+def _index_of(a):
+    a.items(0)
+    return a.done(T.NUMBER)
+
+
+def _fold_tmp(a):  # TEMPORARY
+    _word_list(a, 0)
+    return a.done(T.TEXT)
+
+
 def _b(usage, lo, hi, fn, summary, pure=True, list_args=frozenset()) -> Builtin:
     name = usage.split("(")[0]
 
@@ -436,6 +446,8 @@ BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
     _b("formable(D, L)", 2, 3, _formable,
        "the words of word list D spelt by some of the letters L (formable(D, L, 1): one of "
        "them may be used twice)", list_args={0}),
+    _b("index_of(L, x)", 2, 2, _index_of, "where x first stands in L (0 for the first item)"),
+    _b("fold(D, w)", 2, 2, _fold_tmp, "TEMP", list_args={0}),
     _b("face(grid, cell)", 2, 2, _face, "the face of a piece on a cell (its kind's 'faces'), or none"),
     _b("placements(grid, L)", 2, 2, _placements,
        "every way to lay a piece of L on empty cells in a line, next to the pieces down: [(piece, cells)]"),
