@@ -383,6 +383,33 @@ def _formable(ctx, span, words, letters, doubles=0):
         raise RuleError("E504", str(err), span) from None
 
 
+def _word_list(span, what, words):
+    from .wordlists import WordList
+    if not isinstance(words, WordList):
+        raise RuleError("E504", f"{what} needs a word list, not {plain(words)}", span)
+    return words
+
+
+def _matching(ctx, span, words, letters):
+    return _word_list(span, "matching", words).matching(_texts(span, "matching", *as_list(letters, span)))
+
+
+def _fold(ctx, span, words, w):
+    return _word_list(span, "fold", words).fold(_texts(span, "fold", w)[0])
+
+
+def _reads(ctx, span, words, w, letters):
+    """Is some word of the list both `w` and the letters (each by the list's folding)? A word
+    with a match letter may meet `w` and the letters through different letters of its set."""
+    wl = _word_list(span, "reads", words)
+    w = _texts(span, "reads", w)[0]
+    letters = _texts(span, "reads", *as_list(letters, span))
+    if len(w) != len(letters):
+        return False
+    read = wl.matching(letters)
+    return bool(read) and not set(read).isdisjoint(wl.matching(list(w)))
+
+
 FUNCTIONS = {
     "len": Builtin(_len),
     "sum": Builtin(lambda ctx, span, v: sum(_numbers(v, span, "sum"))),
@@ -433,4 +460,7 @@ FUNCTIONS = {
     "covers": Builtin(_covers),
     "without": Builtin(_without, yields="same"),
     "formable": Builtin(_formable),
+    "matching": Builtin(_matching),
+    "fold": Builtin(_fold),
+    "reads": Builtin(_reads),
 }

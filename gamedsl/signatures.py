@@ -301,15 +301,42 @@ def _flatten(a):
     return a.done(T.List(inner))
 
 
-def _formable(a):
+def _word_list_arg(a):
     if not isinstance(T.unwrap(a.types[0]), T.Words) and T.unwrap(a.types[0]) != T.ANY:
         a._bad(0, "a word list", "declare one: words NAME from \"file.txt\"")
-    item = a.items(1, "a list of letters (texts)")
+
+
+def _letters_arg(a, i):
+    item = a.items(i, "a list of letters (texts)")
     if T.unwrap(item) not in (T.TEXT, T.ANY):
-        a._bad(1, "a list of letters (texts)")
+        a._bad(i, "a list of letters (texts)")
+
+
+def _formable(a):
+    _word_list_arg(a)
+    _letters_arg(a, 1)
     if len(a.types) > 2:
         a.number(2)
     return a.done(T.List(T.TEXT))
+
+
+def _matching(a):
+    _word_list_arg(a)
+    _letters_arg(a, 1)
+    return a.done(T.List(T.TEXT))
+
+
+def _fold(a):
+    _word_list_arg(a)
+    _text_arg(a, 1)
+    return a.done(T.TEXT)
+
+
+def _reads(a):
+    _word_list_arg(a)
+    _text_arg(a, 1)
+    _letters_arg(a, 2)
+    return a.done(T.BOOL)
 
 
 def _b(usage, lo, hi, fn, summary, pure=True, list_args=frozenset()) -> Builtin:
@@ -373,6 +400,14 @@ BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
     _b("formable(D, L)", 2, 3, _formable,
        "the words of word list D spelt by some of the letters L (formable(D, L, 1): one of "
        "them may be used twice)", list_args={0}),
+    _b("matching(D, L)", 2, 2, _matching,
+       "the words of word list D that match the letters L one by one (by D's folding, "
+       "match letters and wild mark)", list_args={0}),
+    _b("fold(D, w)", 2, 2, _fold, "a text in small letters, each letter folded as word list D folds it",
+       list_args={0}),
+    _b("reads(D, w, L)", 3, 3, _reads,
+       "is w a word of word list D that matches the letters L one by one (by D's folding)",
+       list_args={0}),
 ]}
 
 

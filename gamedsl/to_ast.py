@@ -316,7 +316,37 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def words_decl(self, meta, c):
-        return A.WordsDecl(self._span(meta), str(c[0]), _unquote(c[1]))
+        name, source, *items = c
+        options = {"fold": None, "wild": None}
+        matches, seen = [], set()
+        for item in items:
+            if item.what == "match":
+                matches.append(item)
+                continue
+            if item.what in seen:
+                self.diags.append(Diagnostic("E301", f"word list '{name}' has more than one "
+                                             f"'{item.what}'", item.span, "keep one"))
+            seen.add(item.what)
+            options[item.what] = options[item.what] or item
+        return A.WordsDecl(self._span(meta), str(name), _unquote(source), (), options["fold"],
+                           tuple(matches), options["wild"])
+
+    def _line_span(self, meta, last: Token) -> A.Span:
+        """A block line's span, without the line break the rule ends with."""
+        end = self._tok_span(last)
+        return A.Span(self.path, meta.line, meta.column, end.end_line, end.end_col)
+
+    @v_args(meta=True)
+    def words_fold(self, meta, c):
+        return A.WordsOption(self._line_span(meta, c[0]), "fold", str(c[0]))
+
+    @v_args(meta=True)
+    def words_match(self, meta, c):
+        return A.WordsOption(self._line_span(meta, c[1]), "match", _unquote(c[0]), _unquote(c[1]))
+
+    @v_args(meta=True)
+    def words_wild(self, meta, c):
+        return A.WordsOption(self._line_span(meta, c[0]), "wild", _unquote(c[0]))
 
     @v_args(meta=True)
     def type_name(self, meta, c):
