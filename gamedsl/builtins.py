@@ -399,15 +399,8 @@ def _fold(ctx, span, words, w):
 
 
 def _reads(ctx, span, words, w, letters):
-    """Is some word of the list both `w` and the letters (each by the list's folding)? A word
-    with a match letter may meet `w` and the letters through different letters of its set."""
     wl = _word_list(span, "reads", words)
-    w = _texts(span, "reads", w)[0]
-    letters = _texts(span, "reads", *as_list(letters, span))
-    if len(w) != len(letters):
-        return False
-    read = wl.matching(letters)
-    return bool(read) and not set(read).isdisjoint(wl.matching(list(w)))
+    return wl.reads(_texts(span, "reads", w)[0], _texts(span, "reads", *as_list(letters, span)))
 
 
 FUNCTIONS = {

@@ -83,6 +83,11 @@ class WordList:
         self._index = None
         self._trie = None
         self._cells: Dict[object, object] = {}  # a cell's text -> its folded letter (memo)
+        # a match letter (folded) -> the letters it matches: itself and its set, folded
+        self._expands: Dict[str, tuple] = {}
+        for letter, letters in folding.matches:
+            key = self.fold(letter)
+            self._expands[key] = tuple(dict.fromkeys([key] + list(self.fold(letters))))
 
     def _load(self) -> None:
         self._words = frozenset(w for w in (line.strip().lower() for line in self._read().splitlines())
@@ -120,12 +125,7 @@ class WordList:
         return out
 
     def _build_trie(self) -> dict:
-        fold = self._fold
-        expand = {}
-        for letter, letters in self.folding.matches:
-            key = fold.get(letter.lower(), letter.lower())
-            alts = [key] + [fold.get(c, c) for c in letters.lower()]
-            expand[key] = tuple(dict.fromkeys(alts))
+        expand = self._expands
         root: dict = {}
 
         def insert(node, letters, i, word):
@@ -176,6 +176,26 @@ class WordList:
         the wild mark) position by position."""
         found = {w for nd in self._walk([self._cell(x) for x in letters]) for w in nd.get(_END, ())}
         return sorted(found)
+
+    def reads(self, word: str, letters: Sequence) -> bool:
+        """Is `word` a word of the list read from `letters` (one-letter texts, maybe the wild
+        mark) position by position? Some word of the list must match both, and each letter of
+        `word` must be the letter being read (folded), or be read from a wild mark, or be the
+        list word's own match letter there: so a list's "a?" is read from "ae" as "ae" or
+        "a?", never as "ai"."""
+        if not isinstance(word, str) or len(word) != len(letters):
+            return False
+        both = set(self.matching(letters)).intersection(self.matching(list(word)))
+        if not both:
+            return False
+        typed = [self._cell(ch) for ch in word]
+        read = [self._cell(x) for x in letters]
+        for d in both:
+            own = self.fold(d)
+            if all(t == r or t is _WILD or r is _WILD or (t == own[i] and t in self._expands)
+                   for i, (t, r) in enumerate(zip(typed, read))):
+                return True
+        return False
 
     def readings(self, line: Sequence, placed: Iterable[int], n: int,
                  both_ways: bool) -> List[Tuple[int, int, bool, str]]:
