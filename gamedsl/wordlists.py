@@ -20,6 +20,7 @@ import attrs
 
 MAX_LIST_BYTES = 32 * 1024 * 1024   # a list's text, after decompression
 MAX_FORMABLE_SETS = 200_000          # sub-multisets tried by one formable() call
+MAX_WILD_STEPS = 50_000              # remembered steps over a wild mark, per list
 
 _CACHE: Dict[tuple, "WordList"] = {}
 
@@ -83,6 +84,7 @@ class WordList:
         self._index = None
         self._trie = None
         self._cells: Dict[object, object] = {}  # a cell's text -> its folded letter (memo)
+        self._wild_steps: Dict[tuple, list] = {}  # see _below
         # a match letter (folded) -> the letters it matches: itself and its set, folded
         self._expands: Dict[str, tuple] = {}
         for letter, letters in folding.matches:
@@ -246,10 +248,20 @@ class WordList:
         """The rest of a walk from s that meets a wild mark at e: several nodes at once."""
         size = len(cells)
         last = size - 1
+        below = self._below
         while e < size:
             c = cells[e]
             if c is _WILD:
-                nodes = [child for nd in nodes for key, child in nd.items() if key is not _END]
+                after = cells[e + 1] if e + 1 < size else None
+                if e >= need:  # words ending on the wild mark
+                    for nd in nodes:
+                        for w in below(nd, _END):
+                            found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
+                if after is None:
+                    return
+                # the wild mark and the letter after it in one step, remembered per node
+                nodes = [x for nd in nodes for x in below(nd, after)]
+                e += 1
             else:
                 nodes = [child for nd in nodes if (child := nd.get(c)) is not None]
             if not nodes:
@@ -261,6 +273,25 @@ class WordList:
                         for w in ws:
                             found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
             e += 1
+
+    def _below(self, node: dict, c) -> list:
+        """One wild letter below `node`, then `c`: the nodes reached for a letter (every child
+        for _WILD), or for _END the words that end on the wild letter. Remembered: the same
+        few nodes (the root, short prefixes) meet wild marks again and again."""
+        key = (id(node), c)
+        out = self._wild_steps.get(key)
+        if out is None:
+            kids = [child for k, child in node.items() if k is not _END]
+            if c is _END:
+                out = [w for child in kids for w in child.get(_END, ())]
+            elif c is _WILD:
+                out = [x for child in kids for k, x in child.items() if k is not _END]
+            else:
+                out = [x for child in kids if (x := child.get(c)) is not None]
+            if len(self._wild_steps) >= MAX_WILD_STEPS:
+                self._wild_steps.clear()
+            self._wild_steps[key] = out
+        return out
 
     # ------------------------------------------------------------ formable
 
