@@ -225,8 +225,11 @@ class WordList:
                 k -= 1
             first[s] = marks[k + 1] if k + 1 < len(marks) else size
         last = size - 1
+        add = found.add
         for s in range(min(marks[-1] + 1, size)):
-            need = max(first[s], s + n - 1)  # the first cell a word from s may end on
+            need = first[s]  # the first cell a word from s may end on
+            if need < s + n - 1:
+                need = s + n - 1
             node, e = root, s
             # One node while no wild is read (the hot loop); a None cell is no key: the walk ends.
             while e < size:
@@ -241,7 +244,7 @@ class WordList:
                     ws = node.get(_END)
                     if ws:
                         for w in ws:
-                            found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
+                            add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
                 e += 1
 
     def _read_wild(self, cells, s, e, need, nodes, backwards, found) -> None:
