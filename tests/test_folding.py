@@ -207,3 +207,16 @@ def test_japanese_folds(nouns):
     line = list("ねかつこうえ")
     assert (1, 5, False, "がっこう") in nouns.readings(line, [2], 3, True)
     assert nouns.readings(list("んめあら"), [0], 4, True) == [(0, 4, True, "らーめん")]
+
+
+# ---------------------------------------------------------------- syntax
+
+
+def test_the_block_words_stay_names_elsewhere_and_a_wrong_line_says_what_fits():
+    from gamedsl.syntax import parse
+    _, errors = parse('players 2\ndef match(wild: number) = wild\nvar fold: number = 1\n'
+                      'var as: number = 2\nturn:\n  end game\n', "x.game")
+    assert errors == []
+    _, errors = parse('players 2\nwords w from "w.txt":\n  fols t\n', "x.game")
+    assert [e.code for e in errors] == ["E003"]
+    assert "expected 'fold', 'match' or 'wild'" in errors[0].message
