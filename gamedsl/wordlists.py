@@ -109,7 +109,7 @@ class WordList:
         return "".join(fold.get(ch, ch) for ch in text.lower())
 
     def _cell(self, text):
-        """A letter being read, folded; WILD for the wild mark; None if it is not one letter
+        """A letter being read, folded; _WILD for the wild mark; None if it is not one letter
         (an empty cell, none, a longer text), which nothing matches."""
         try:
             return self._cells[text]
