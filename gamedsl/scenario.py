@@ -34,7 +34,7 @@ from .syntax import parse
 
 SCENARIO_SUFFIX = ".scenario"
 # Names an `expect` may use besides p1..pN and the game's own names.
-RESULT_NAMES = ("over", "winners", "scores", "said")
+RESULT_NAMES = ("over", "winners", "scores", "said", "timer")
 _WORDS = {A.ScMove: "move", A.ScRefuse: "refuse", A.ScExpect: "expect", A.ScGiven: "given",
           A.ScRandom: "play", A.ScPlayers: "players", A.ScSeed: "seed", A.ScOption: "option",
           A.ScView: "in view of"}
@@ -338,6 +338,8 @@ class _Runner:
             names["over"] = game.is_over(state)
         if "said" in wanted:
             names["said"] = list(state.get("said", []))
+        if "timer" in wanted:
+            names["timer"] = game.timer(state)
         if "winners" in wanted or "scores" in wanted:
             try:
                 res = game.results(state)
