@@ -4,8 +4,9 @@ A human seat sees only `game.view(state, seat)`: its own hidden cards, counts of
 others'. It picks a numbered legal move or types one; bad input is refused with the
 engine's message and asked again. A timed choice (`within N seconds`) runs against a
 clock, shown in the prompt; when it runs out the timeout move is applied (unless timers
-are off). Bots: `random` (seeded per seat), `first` (always the first legal move). A module `gamedsl.bots` may add more kinds through a `BOTS` dict of
-`name -> factory(game, seat, seed)` returning an object with `choose(state) -> move`.
+are off). Bots: `random` (seeded per seat), `first` (always the first legal move). A module
+`gamedsl.bots` may add more kinds through a `BOTS` dict of `name -> factory(game, seat, seed)`
+returning an object with `choose(state) -> move`.
 """
 
 from __future__ import annotations
