@@ -377,10 +377,23 @@ class Alternative:
 
 
 @node
+class OnTimeout:
+    """``on timeout:`` among a choice's alternatives: what happens when its clock runs out."""
+
+    span: Span
+    body: tuple
+
+
+@node
 class Choose:
+    """``choose by player within timer seconds:``; ``timeouts`` are its ``on timeout:``
+    blocks (the checker wants exactly one when there is a timer, none without)."""
+
     span: Span
     player: Expr
     alternatives: tuple
+    timer: Optional[Expr] = None
+    timeouts: tuple = ()
 
 
 @node
@@ -391,6 +404,8 @@ class SecretChoose:
     var: str
     players: Expr
     alternatives: tuple
+    timer: Optional[Expr] = None  # not allowed (the checker says so): kept to say where
+    timeouts: tuple = ()
 
 
 Stmt = Union[

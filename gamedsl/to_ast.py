@@ -21,6 +21,15 @@ def _num(tok: Token):
     return float(text) if "." in text else int(text)
 
 
+def _split_choice(items) -> tuple:
+    """A choice's (timer, alternatives, `on timeout:` blocks) from its parsed children."""
+    timer = None
+    if items and isinstance(items[0], tuple) and items[0][0] == "timer":
+        timer, items = items[0][1], items[1:]
+    alts = tuple(i for i in items if not isinstance(i, A.OnTimeout))
+    return timer, alts, tuple(i for i in items if isinstance(i, A.OnTimeout))
+
+
 def _unquote(tok: Token) -> str:
     body = str(tok)[1:-1]
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
@@ -470,11 +479,20 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, c):
-        return A.Choose(self._span(meta), c[0], tuple(c[1:]))
+        timer, alts, timeouts = _split_choice(c[1:])
+        return A.Choose(self._span(meta), c[0], alts, timer, timeouts)
 
     @v_args(meta=True)
     def secret_choose_stmt(self, meta, c):
-        return A.SecretChoose(self._span(meta), str(c[0]), c[1], tuple(c[2:]))
+        timer, alts, timeouts = _split_choice(c[2:])
+        return A.SecretChoose(self._span(meta), str(c[0]), c[1], alts, timer, timeouts)
+
+    def choose_timer(self, c):
+        return ("timer", c[0])
+
+    @v_args(meta=True)
+    def alt_timeout(self, meta, c):
+        return A.OnTimeout(self._span(meta), c[0])
 
     @v_args(meta=True)
     def alternative(self, meta, c):
