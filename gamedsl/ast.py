@@ -377,10 +377,23 @@ class Alternative:
 
 
 @node
+class OnTimeout:
+    """``on timeout:`` among a choice's alternatives: what happens when its clock runs out."""
+
+    span: Span
+    body: tuple
+
+
+@node
 class Choose:
+    """``choose by player within timer seconds:``; ``timeouts`` are its ``on timeout:``
+    blocks (the checker wants exactly one when there is a timer, none without)."""
+
     span: Span
     player: Expr
     alternatives: tuple
+    timer: Optional[Expr] = None
+    timeouts: tuple = ()
 
 
 @node
@@ -391,6 +404,8 @@ class SecretChoose:
     var: str
     players: Expr
     alternatives: tuple
+    timer: Optional[Expr] = None  # not allowed (the checker says so): kept to say where
+    timeouts: tuple = ()
 
 
 Stmt = Union[
@@ -624,15 +639,30 @@ class PublicDecl:
 
 
 @node
+class WordsOption:
+    """A line of a `words` block: ``fold TABLE`` (value: the table's name), ``match "x" as
+    "abc"`` (value: the letter, letters: its set) or ``wild "*"`` (value: the mark)."""
+
+    span: Span
+    what: str
+    value: str
+    letters: str = ""
+
+
+@node
 class WordsDecl:
     """``words NAME from "file_{option}.txt.gz"``: a word list beside the game, one word a line.
     `lists` (filled by the loader) pairs each value of the option named in the file name (None
-    when there is none) with its gamedsl.wordlists.WordList."""
+    when there is none) with its gamedsl.wordlists.WordList. `fold`, `matches` and `wild`
+    (WordsOption lines of its block) say which letters count as equal."""
 
     span: Span
     name: str
     source: str
     lists: tuple = ()
+    fold: Optional[WordsOption] = None
+    matches: tuple = ()
+    wild: Optional[WordsOption] = None
 
 
 @node

@@ -379,10 +379,6 @@ def _index_of(ctx, span, items, x):
     raise RuleError("E504", f"index_of: {plain(x)} is not in the list", span)
 
 
-def _fold_tmp(ctx, span, words, w):  # TEMPORARY: replaced by the folding word lists branch
-    return words.fold(w)
-
-
 def _formable(ctx, span, words, letters, doubles=0):
     from .wordlists import ListError, WordList
     if not isinstance(words, WordList):
@@ -393,6 +389,26 @@ def _formable(ctx, span, words, letters, doubles=0):
         return words.formable(_texts(span, "formable", *as_list(letters, span)), doubles)
     except ListError as err:
         raise RuleError("E504", str(err), span) from None
+
+
+def _word_list(span, what, words):
+    from .wordlists import WordList
+    if not isinstance(words, WordList):
+        raise RuleError("E504", f"{what} needs a word list, not {plain(words)}", span)
+    return words
+
+
+def _matching(ctx, span, words, letters):
+    return _word_list(span, "matching", words).matching(_texts(span, "matching", *as_list(letters, span)))
+
+
+def _fold(ctx, span, words, w):
+    return _word_list(span, "fold", words).fold(_texts(span, "fold", w)[0])
+
+
+def _reads(ctx, span, words, w, letters):
+    wl = _word_list(span, "reads", words)
+    return wl.reads(_texts(span, "reads", w)[0], _texts(span, "reads", *as_list(letters, span)))
 
 
 FUNCTIONS = {
@@ -445,8 +461,10 @@ FUNCTIONS = {
     "covers": Builtin(_covers),
     "without": Builtin(_without, yields="same"),
     "formable": Builtin(_formable),
+    "matching": Builtin(_matching),
+    "fold": Builtin(_fold),
+    "reads": Builtin(_reads),
     "index_of": Builtin(_index_of),
-    "fold": Builtin(_fold_tmp),
 }
 
 

@@ -19,7 +19,7 @@ import attrs
 from . import ast as A
 from .checker_decls import (build_globals, check_defs, check_duplicates, check_kinds,
                             check_options, check_players, check_tables, check_vars,
-                            check_zones)
+                            check_words, check_zones)
 from .checker_flow import (check_flow, check_procedures, check_scoring, check_setup,
                            check_unused)
 from .checker_scope import Globals
@@ -30,6 +30,7 @@ CHECKS: List[Callable[[Globals], List[Diagnostic]]] = [
     check_players,
     check_options,
     check_tables,
+    check_words,
     check_kinds,
     check_zones,
     check_vars,

@@ -426,3 +426,72 @@ def check_defs(g: Globals) -> List[Diagnostic]:
             diags += f.diags
     return diags
 
+
+
+def check_words(g: Globals) -> List[Diagnostic]:
+    diags: List[Diagnostic] = []
+    for d in g.of(A.WordsDecl):
+        if d.fold is not None:
+            _check_fold_table(g, d, diags)
+        seen = {}
+        for m in d.matches:
+            if _one_letter(m, m.value, "a letter matched", diags) and m.value in seen:
+                diags.append(Diagnostic("E301", f"'{m.value}' is matched twice (the first is at "
+                                        f"line {seen[m.value].span.line})", m.span, "keep one"))
+            seen.setdefault(m.value, m)
+            if not m.letters:
+                diags.append(Diagnostic("E317", f"'{m.value}' is matched with no letter",
+                                        m.span, f'list the letters it stands for: match "{m.value}" as "abc"'))
+        if d.wild is not None:
+            _one_letter(d.wild, d.wild.value, "the wild mark", diags)
+    return diags
+
+
+def _one_letter(item: A.WordsOption, text: str, what: str, diags) -> bool:
+    if len(text) == 1:
+        return True
+    diags.append(Diagnostic("E317", f"{what} must be one letter, not \"{text}\"", item.span,
+                            "words are compared letter by letter"))
+    return False
+
+
+def _check_fold_table(g: Globals, d: A.WordsDecl, diags) -> None:
+    """A fold table: two columns of one-letter texts, the first the key, whatever their names."""
+    name = d.fold.value
+    span = A.Span(d.fold.span.file, d.fold.span.end_line, d.fold.span.end_col - len(name),
+                  d.fold.span.end_line, d.fold.span.end_col)
+    info = g.tables.get(name)
+    if info is None:
+        diags.append(unknown("E106", "table", name, g.tables, span))
+        return
+    g.use(name)
+    if info.columns is None:  # its CSV file was not read: reported where the table is declared
+        return
+    columns = info.decl.columns
+    if len(columns) != 2 or any(T.unwrap(info.columns.get(c.name)) != T.TEXT for c in columns):
+        types = ", ".join(f"{c.name}: {T.render(info.columns.get(c.name, T.ANY))}" for c in columns)
+        diags.append(Diagnostic("E316", f"table {name} cannot fold letters: it needs exactly two "
+                                f"columns of letters (texts), and it has {types}", span,
+                                "write | letter | as | and one row per letter: the letter, then "
+                                "the letter it counts as"))
+        return
+    keys: dict = {}
+    rows = [r for r in info.decl.rows if len(r) == 2]
+    for row in rows:
+        for cell in row:
+            if cell.kind not in ("word", "text") or len(str(cell.value)) != 1:
+                shown = "-" if cell.value is None else str(cell.value)
+                diags.append(Diagnostic("E316", f"'{shown}' in table {name} is not one letter: "
+                                        "a fold table pairs single letters", cell.span))
+        key, value = (str(c.value) for c in row)
+        if key in keys and keys[key] != value:
+            diags.append(Diagnostic("E316", f"table {name} folds '{key}' twice: as "
+                                    f"'{keys[key]}' and as '{value}'", row[0].span))
+        keys.setdefault(key, value)
+    for row in rows:
+        key, value = (str(c.value) for c in row)
+        if value in keys and value != key:
+            diags.append(Diagnostic("W105", f"'{key}' folds to '{value}', which folds to "
+                                    f"'{keys[value]}' in its turn, but folding is applied once: "
+                                    f"'{key}' stays '{value}'", row[1].span,
+                                    f"write '{key}' -> '{keys[value]}' if that is meant"))

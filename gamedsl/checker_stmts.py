@@ -290,7 +290,25 @@ def _repeat(s: A.Repeat, env: Env, loops):
 
 def _choose(s: A.Choose, env: Env, loops):
     expect_type(s.player, env, T.PLAYER, "who chooses")
+    if s.timer is not None:
+        expect_type(s.timer, env.child(pure="in a choice's timer"), T.NUMBER, "the seconds of a timer")
+        if not s.timeouts:
+            env.report(Diagnostic("E318", "this choice has a timer but does not say what happens "
+                                  "when time runs out", _first_line(s.span),
+                                  "add 'on timeout:' among its moves"))
+    _check_timeouts(s, env, loops)
     check_alternatives(s.alternatives, env, loops)
+
+
+def _check_timeouts(s, env: Env, loops) -> None:
+    """`on timeout:` blocks: one, in a choice with a timer (`within N seconds`)."""
+    for i, t in enumerate(s.timeouts):
+        if s.timer is None and i == 0 and isinstance(s, A.Choose):
+            env.report(Diagnostic("E318", "'on timeout' needs a timer on its choice",
+                                  _first_line(t.span), "write 'choose by P within N seconds:'"))
+        elif i > 0:
+            env.report(Diagnostic("E318", "a choice has one 'on timeout'", _first_line(t.span)))
+        check_block(t.body, env.child(), loops)
 
 
 def _secret_choose(s: A.SecretChoose, env: Env, loops):
@@ -300,6 +318,11 @@ def _secret_choose(s: A.SecretChoose, env: Env, loops):
                               f"{T.render(t)}", s.players.span))
     inner = env.child()
     inner.bind(s.var, T.PLAYER, "chooser", s.span)
+    if s.timer is not None or s.timeouts:
+        where = s.timer.span if s.timer is not None else _first_line(s.timeouts[0].span)
+        env.report(Diagnostic("E318", "a secret choice has no timer", where,
+                              "time a 'choose by' instead, or drop 'within' and 'on timeout'"))
+    _check_timeouts(s, inner, loops)
     check_alternatives(s.alternatives, inner, loops)
 
 

@@ -117,7 +117,8 @@ def cmd_play(args) -> int:
     game.resolve_options(options)  # OptionError before anything is shown
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     outcome = play_game(game, seats, seed, options, args.max_turns or DEFAULT_MAX_TURNS,
-                        out=sys.stdout, inp=sys.stdin, log_path=args.log, verbose=args.verbose)
+                        out=sys.stdout, inp=sys.stdin, log_path=args.log, verbose=args.verbose,
+                        timers=not args.no_timer)
     if outcome.abandoned:
         return 0
     print(render_result(game, game.results(outcome.state), seed))
@@ -243,6 +244,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"stop the game as unfinished after N turns (default {DEFAULT_MAX_TURNS})")
     p.add_argument("--log", metavar="FILE", help="write a JSON-lines game log (replay it with `gamedsl replay`)")
     p.add_argument("-v", "--verbose", action="store_true", help="print every move, also when only bots play")
+    p.add_argument("--no-timer", action="store_true",
+                   help="no clock on timed choices: humans have all the time they want (bots ignore timers anyway)")
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay", help="replay a game log move by move and print the result")

@@ -405,7 +405,11 @@ class Compiler:
             return self._add(Stmt("repeat", s.span, count, self.block(s.body, scope)))
         if isinstance(s, A.Choose):
             player = ex.expr(s.player, scope)
-            return self._add(Stmt("choose", s.span, player, self._alts(s.alternatives, scope, {})))
+            alts = self._alts(s.alternatives, scope, {})
+            # c: the timer's seconds (evaluated when the choice is reached); d: `on timeout:`
+            timer = self._pure(ex.expr(s.timer, scope)) if s.timer is not None else None
+            timeout = self.block(s.timeouts[0].body, scope) if s.timeouts else None
+            return self._add(Stmt("choose", s.span, player, alts, timer, timeout))
         if isinstance(s, A.SecretChoose):
             players = ex.expr(s.players, scope)
             scope.add(s.var)

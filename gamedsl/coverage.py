@@ -118,7 +118,7 @@ def _nested_blocks(stmt) -> List[int]:
     if stmt.op in ("while", "repeat"):
         return [stmt.b]
     if stmt.op == "choose":
-        return [a.body for a in stmt.b]
+        return [a.body for a in stmt.b] + ([stmt.d] if stmt.d is not None else [])
     if stmt.op == "secret":
         return [a.body for a in stmt.c]
     return []
@@ -149,6 +149,8 @@ def never_fired(game, counts: dict, players: int, options: dict) -> Dict[str, li
         elif st.op in ("choose", "secret"):  # an alternative never chosen is reported as a choice
             inside_dead.update(a.body for a in (st.b if st.op == "choose" else st.c)
                                if not alts.get(f"{st.sid}:{a.name}"))
+            if st.op == "choose" and st.d is not None:
+                inside_dead.add(st.d)  # bots never let time run out: `on timeout` is not news
     # A block inside a dead statement is dead with it; so are blocks nested in those.
     changed = True
     while changed:

@@ -14,7 +14,9 @@ from typing import Dict, List, Optional
 from .builtins import plain
 from .errors import MoveError, RuleError
 from .exprs import Ctx
-from .machine import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS, Machine
+from .machine import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS, TIMEOUT, Machine
+
+TIMEOUT_TEXT = "time ran out"  # how the timeout move is written (logs, the terminal, scenarios)
 
 
 def clone(state: dict) -> dict:
@@ -28,6 +30,11 @@ class OptionError(ValueError):
 
 def _normalise(text: str) -> str:
     return " ".join(re.sub(r"[(),]", " ", text.lower()).split())
+
+
+def is_timeout_text(text: str) -> bool:
+    """Whether a person or a scenario wrote the timeout move ("time ran out")."""
+    return _normalise(text) == TIMEOUT_TEXT
 
 
 class Game:
@@ -114,6 +121,12 @@ class Game:
         if move["seat"] not in waiting:
             who = ", ".join(f"P{p + 1}" for p in waiting) or "nobody"
             raise MoveError(f"P{move['seat'] + 1} cannot move now; waiting for {who}", "not_your_turn")
+        if move["alt"] == TIMEOUT:
+            self._check_timeout(state, move)
+            new = clone(state)
+            new["said"] = []
+            self.machine.submit(new, move)
+            return new
         verdict = self.machine.typed_verdict(state, move)
         if verdict is False and not self.machine.is_listed(state, move):
             raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now", "illegal")
@@ -123,6 +136,33 @@ class Game:
         new["said"] = []
         self.machine.submit(new, move)
         return new
+
+    def timer(self, state: dict, seat: Optional[int] = None):
+        """The seconds on the clock of the choice `seat` (by default the first seat waiting)
+        must make now, as the rules set it when the choice was reached; None without a timer."""
+        if seat is None:
+            waiting = self.waiting_for(state)
+            if not waiting:
+                return None
+            seat = waiting[0]
+        if self.is_over(state):
+            return None
+        return self.machine.timer(state, seat)
+
+    def timeout_move(self, state: dict, seat: Optional[int] = None) -> dict:
+        """The move a client sends for `seat` (by default the first seat waiting) when the clock
+        of its choice runs out. It is never among `legal_moves`; `apply` takes it only while
+        that choice has a timer, and runs the choice's `on timeout:`."""
+        if seat is None:
+            waiting = self.waiting_for(state)
+            seat = waiting[0] if waiting else state["flow"]["current"]
+        return {"seat": seat, "alt": TIMEOUT, "args": []}
+
+    def _check_timeout(self, state: dict, move: dict) -> None:
+        if move["args"]:
+            raise MoveError("the timeout move has no arguments", "malformed")
+        if self.timer(state, move["seat"]) is None:
+            raise MoveError(f"time cannot run out: P{move['seat'] + 1}'s choice has no timer", "illegal")
 
     def apply_legal(self, state: dict, move: dict, in_place: bool = False) -> dict:
         """`apply` for a move taken straight from `legal_moves(state)`: no legality check.
@@ -175,6 +215,8 @@ class Game:
 
     # ------------------------------------------------------------ moves as text
     def move_text(self, state: dict, move: dict) -> str:
+        if move.get("alt") == TIMEOUT:
+            return TIMEOUT_TEXT
         stmt = self.program.stmts[state["pending"]["s"]] if state.get("pending") else None
         alt = None
         if stmt is not None:

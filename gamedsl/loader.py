@@ -16,7 +16,7 @@ from .diagnostics import Diagnostic, GameError
 from .errors import RuleError
 from .syntax import MAX_SOURCE_BYTES, parse
 from .tablefiles import parse_csv
-from .wordlists import option_in_name, word_list
+from .wordlists import Folding, option_in_name, word_list
 
 MAX_EXTENDS = 10
 
@@ -94,6 +94,25 @@ def read_table_file(decl: A.TableDecl, sources: Dict[str, str], diags: List[Diag
     return attrs.evolve(decl, columns=columns, rows=rows)
 
 
+def words_folding(decl: A.WordsDecl, decls: List) -> Folding:
+    """The letters a `words` block makes equal. The fold table's first column is the key,
+    whatever the columns are named; rows that are not two one-letter texts are left out (the
+    checker reports them, and a game with errors is not played)."""
+    pairs = []
+    if decl.fold is not None:
+        table = next((d for d in decls if isinstance(d, A.TableDecl) and d.name == decl.fold.value), None)
+        seen = set()
+        for row in (table.rows if table is not None else ()):
+            if len(row) == 2 and all(c.kind in ("word", "text") and len(str(c.value)) == 1 for c in row):
+                key, value = str(row[0].value), str(row[1].value)
+                if key not in seen:
+                    seen.add(key)
+                    pairs.append((key, value))
+    matches = tuple((m.value, m.letters) for m in decl.matches if len(m.value) == 1)
+    wild = decl.wild.value if decl.wild is not None and len(decl.wild.value) == 1 else None
+    return Folding(tuple(pairs), matches, wild)
+
+
 def read_words_file(decl: A.WordsDecl, decls: List, diags: List[Diagnostic]) -> A.WordsDecl:
     """A `words W from "f_{option}.txt"`: one WordList per value of the option in the name
     (each file must be beside the game), read lazily on first use."""
@@ -109,6 +128,7 @@ def read_words_file(decl: A.WordsDecl, decls: List, diags: List[Diagnostic]) -> 
                                     f"declare it, e.g. option {option}: small | large = small"))
             return decl
         values = words
+    folding = words_folding(decl, decls)
     lists = []
     for value in values:
         name = decl.source.replace("{" + option + "}", value) if option else decl.source
@@ -116,7 +136,7 @@ def read_words_file(decl: A.WordsDecl, decls: List, diags: List[Diagnostic]) -> 
             path = beside(Path(decl.span.file), name, span)
             if not path.is_file():
                 raise GameError([Diagnostic("E001", f"cannot read '{name}': no such file beside the game", span)])
-            lists.append((value, word_list(path)))
+            lists.append((value, word_list(path, folding)))
         except GameError as err:
             diags.extend(err.diagnostics)
         except OSError as err:

@@ -20,6 +20,9 @@ from .builtins import check_cell, cell_key, is_number, plain
 from .errors import RuleError
 from .exprs import Ctx
 
+# The `alt` of the move a client sends when a timed choice's clock runs out: a move's name is
+# a NAME of the rules, which never holds '@', so it cannot be mistaken for an alternative.
+TIMEOUT = "@timeout"
 DEFAULT_MAX_STEPS = 200_000
 DEFAULT_MAX_TURNS = 5_000
 _LOOPS = ("for", "while", "rep")
@@ -443,6 +446,13 @@ class Machine:
         if not (isinstance(player, int) and 0 <= player < state["n"]):
             raise RuleError("E504", f"'choose by' needs a player, not {plain(player)}", s.span)
         state["pending"] = {"s": s.sid, "players": [player]}
+        if s.c is not None:
+            seconds = s.c(ctx)
+            if not (is_number(seconds) and seconds > 0):
+                state["pending"] = None
+                raise RuleError("E504", f"a timer needs a number of seconds above 0, not {plain(seconds)}",
+                                s.span)
+            state["pending"]["timer"] = seconds
         if not self.moves_for(state, player, first_only=True):
             state["pending"] = None
             raise RuleError("E503", f"P{player + 1} has no legal move here", s.span,
@@ -635,12 +645,21 @@ class Machine:
         alts = stmt.c if stmt.op == "secret" else stmt.b
         return [a for a in alts if a.typed is not None]
 
+    def timer(self, state: dict, seat: int):
+        """The seconds on the clock of the choice `seat` must make now; None if it has none."""
+        if self._choice_for(state, seat) is None:
+            return None
+        return state["pending"].get("timer")
+
     def submit(self, state: dict, move: dict) -> None:
         """Carry out a legal move (already validated) and run on."""
         state["moved"] = []
         pending = state["pending"]
         stmt = self.p.stmts[pending["s"]]
-        if stmt.op == "choose":
+        if move["alt"] == TIMEOUT:
+            state["pending"] = None
+            state["stack"].append({"k": "blk", "b": stmt.d, "i": 0})
+        elif stmt.op == "choose":
             state["pending"] = None
             self._enter_alternative(state, stmt.b, move)
         else:

@@ -2,14 +2,20 @@
 
 A human seat sees only `game.view(state, seat)`: its own hidden cards, counts of the
 others'. It picks a numbered legal move or types one; bad input is refused with the
-engine's message and asked again. Bots: `random` (seeded per seat), `first` (always the
-first legal move). A module `gamedsl.bots` may add more kinds through a `BOTS` dict of
-`name -> factory(game, seat, seed)` returning an object with `choose(state) -> move`.
+engine's message and asked again. A timed choice (`within N seconds`) runs against a
+clock, shown in the prompt; when it runs out the timeout move is applied (unless timers
+are off). Bots: `random` (seeded per seat), `first` (always the first legal move). A module
+`gamedsl.bots` may add more kinds through a `BOTS` dict of `name -> factory(game, seat, seed)`
+returning an object with `choose(state) -> move`.
 """
 
 from __future__ import annotations
 
+import codecs
+import os
 import random
+import select
+import time
 from typing import IO, Callable, Dict, List, Optional
 
 import attrs
@@ -23,6 +29,7 @@ from .errors import MoveError
 from .logs import CliError, LogWriter
 
 MAX_LISTED_MOVES = 40
+WARN_AT = 10  # seconds left on a timed choice when the player is warned
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "moves"}
 VIEW_WORDS = {"view", "board", "look"}
@@ -282,7 +289,46 @@ class _Quit(Exception):
         self.why = why
 
 
-def _ask_human(console: Console, inp: IO[str], game, state: dict, seat: int, banner: bool) -> dict:
+class LineReader:
+    """Lines typed by the humans, read with a deadline when a choice is timed.
+
+    A terminal or a pipe is read from its file descriptor (select, then os.read), never
+    through Python's buffered reader: lines sitting in that buffer would be invisible to
+    select, and a person's next move would wait for the clock. Input without a descriptor
+    (a StringIO) is all there already, so it never waits."""
+
+    def __init__(self, inp: IO[str]):
+        self.inp = inp
+        try:
+            self.fd: Optional[int] = inp.fileno()
+        except (AttributeError, OSError, ValueError):
+            self.fd = None
+        self.pending = ""
+        self.ended = False
+        self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+
+    def readline(self, timeout: Optional[float] = None) -> Optional[str]:
+        """The next line ('' when the input has ended), or None if `timeout` seconds pass first."""
+        if self.fd is None:
+            return self.inp.readline()
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while "\n" not in self.pending and not self.ended:
+            wait = None if deadline is None else max(0.0, deadline - time.monotonic())
+            ready, _, _ = select.select([self.fd], [], [], wait)
+            if not ready:
+                return None
+            chunk = os.read(self.fd, 4096)
+            self.pending += self.decoder.decode(chunk, final=not chunk)
+            self.ended = not chunk
+        line, nl, self.pending = self.pending.partition("\n")
+        return line + nl
+
+
+def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, banner: bool,
+               seconds: Optional[float] = None) -> dict:
+    """The move a person at this terminal makes; with `seconds`, the choice is timed: the
+    prompt shows the time left, a warning comes near the end, and when the clock runs out
+    the result is the timeout move."""
     # Moves a person types (a word) are not listed: their suggestions are for bots.
     moves = [m for m in game.legal_moves(state, seat) if not game.is_suggestion(state, m)]
     hints = game.typed_hints(state, seat)
@@ -304,10 +350,27 @@ def _ask_human(console: Console, inp: IO[str], game, state: dict, seat: int, ban
         console.print(Text("Type a number or a move ('view' to look again, 'quit' to stop).", style="dim"))
 
     list_moves()
+    deadline = time.monotonic() + seconds if seconds is not None else None
+    warned = seconds is not None and seconds <= WARN_AT
+    if seconds is not None:
+        console.print(Text(f"You have {_seconds(seconds)} to choose.", style="bold"))
     while True:
-        console.print(Text(f"P{seat + 1}> "), end="")
+        left = deadline - time.monotonic() if deadline is not None else None
+        if left is not None and left <= 0:
+            console.print()
+            console.print(Text(f"  P{seat + 1}: time is up!", style="bold red"))
+            return game.timeout_move(state, seat)
+        clock = f" ({_seconds(left)} left)" if left is not None else ""
+        console.print(Text(f"P{seat + 1}{clock}> "), end="")
         console.file.flush()
-        line = inp.readline()
+        wait = None if left is None else (left if warned else left - WARN_AT)
+        line = inp.readline(wait)
+        if line is None:
+            if not warned:  # the warning, then the prompt again with the time left
+                warned = True
+                console.print()
+                console.print(Text(f"  {WARN_AT} seconds left!", style="bold yellow"))
+            continue
         if line == "":
             console.print()
             raise _Quit("the input ended")
@@ -335,10 +398,19 @@ def _ask_human(console: Console, inp: IO[str], game, state: dict, seat: int, ban
             console.print(Text(f"  {err.message}", style="red"))
 
 
+def _seconds(n: float) -> str:
+    n = max(0, int(n + 0.999))  # round up: "1 second left" until the clock reads zero
+    return f"{n} second" + ("" if n == 1 else "s")
+
+
 def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None, max_turns: int = 5000,
               out: Optional[IO[str]] = None, inp: Optional[IO[str]] = None, log_path=None,
-              verbose: bool = False) -> Outcome:
+              verbose: bool = False, timers: bool = True) -> Outcome:
     """Play a game to its end (or until a human quits) with the given seat kinds.
+
+    A human's timed choice (`choose by P within N seconds`) runs against the clock: when it
+    runs out, the timeout move is applied. With `timers` False a human has all the time they
+    want. Bots ignore timers (they choose among the legal moves, never the timeout move).
 
     Raises OptionError (bad player count or options), RuleError (a rule failed) and
     CliError (a bot or the rules got stuck). With only bots, nothing is printed but
@@ -347,7 +419,7 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
     import sys
 
     out = out if out is not None else sys.stdout
-    inp = inp if inp is not None else sys.stdin
+    reader = LineReader(inp if inp is not None else sys.stdin)
     console = Console(file=out, highlight=False, markup=False, emoji=False, soft_wrap=False)
     state = game.new_game(len(seats), seed, options, max_turns)
     players = [make_seat(k, game, i, seed) for i, k in enumerate(seats)]
@@ -366,7 +438,9 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
             bot = players[seat]
             if bot is None:
                 try:
-                    move = _ask_human(console, inp, game, state, seat, banner=len(humans) > 1)
+                    seconds = game.timer(state, seat) if timers else None
+                    move = _ask_human(console, reader, game, state, seat, banner=len(humans) > 1,
+                                      seconds=seconds)
                 except _Quit as q:
                     console.print(Text(f"{q.why}; the game was abandoned after {count} moves."))
                     return Outcome(state, abandoned=True, moves=count)

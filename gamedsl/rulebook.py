@@ -426,6 +426,8 @@ class Rulebook:
             elif isinstance(s, (A.Choose, A.SecretChoose)):
                 for alt in s.alternatives:
                     self._find_endings(alt.body, context + [f"after *{alt.template or alt.name}*"], out)
+                for t in s.timeouts:
+                    self._find_endings(t.body, context + ["when time runs out"], out)
 
     # ------------------------------------------------------------ statements
     def block(self, body: Iterable, depth: int) -> List[str]:
@@ -463,9 +465,12 @@ class Rulebook:
             head = f"Repeat {c(s.count)} times:" if s.count is not None else "Repeat (until a rule stops it):"
             return [self._item(head, depth, s), *self.block(s.body, depth + 1)]
         if isinstance(s, A.Choose):
-            out = [self._item(f"**{c(s.player)} chooses one:**", depth, s)]
+            clock = f" within {c(s.timer)} seconds" if s.timer is not None else ""
+            out = [self._item(f"**{c(s.player)} chooses one{clock}:**", depth, s)]
             for alt in s.alternatives:
                 out.extend(self.alternative(alt, depth + 1))
+            for t in s.timeouts:
+                out += [self._item("*If time runs out:*", depth + 1, t), *self.block(t.body, depth + 2)]
             return out
         if isinstance(s, A.SecretChoose):
             out = [self._item(f"**Every `{s.var}` in {c(s.players)} chooses secretly** "

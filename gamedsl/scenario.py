@@ -28,12 +28,13 @@ import attrs
 
 from . import ast as A
 from .diagnostics import Diagnostic, GameError, render_all
+from .engine import is_timeout_text
 from .errors import MoveError, RuleError
 from .syntax import parse
 
 SCENARIO_SUFFIX = ".scenario"
 # Names an `expect` may use besides p1..pN and the game's own names.
-RESULT_NAMES = ("over", "winners", "scores", "said")
+RESULT_NAMES = ("over", "winners", "scores", "said", "timer")
 _WORDS = {A.ScMove: "move", A.ScRefuse: "refuse", A.ScExpect: "expect", A.ScGiven: "given",
           A.ScRandom: "play", A.ScPlayers: "players", A.ScSeed: "seed", A.ScOption: "option",
           A.ScView: "in view of"}
@@ -244,8 +245,7 @@ class _Runner:
             if seat not in waiting:
                 raise _Failed(item.span, f"move \"{item.text}\": {_not_waiting(game, state, seat)}")
             try:
-                move = game.parse_move(state, item.text, seat)
-                return game.apply(state, move)
+                return game.apply(state, _read_move(game, state, item.text, seat))
             except MoveError as err:
                 raise _Failed(item.span, f"move \"{item.text}\" by P{seat + 1} was refused: {err.message}") from None
             except RuleError as err:
@@ -307,8 +307,7 @@ class _Runner:
             if seat not in waiting:
                 message = _not_waiting(game, state, seat)
             else:
-                move = game.parse_move(state, item.text, seat)
-                game.apply(state, move)
+                game.apply(state, _read_move(game, state, item.text, seat))
         except MoveError as err:
             message = err.message
         except RuleError as err:
@@ -339,6 +338,8 @@ class _Runner:
             names["over"] = game.is_over(state)
         if "said" in wanted:
             names["said"] = list(state.get("said", []))
+        if "timer" in wanted:
+            names["timer"] = game.timer(state)
         if "winners" in wanted or "scores" in wanted:
             try:
                 res = game.results(state)
@@ -442,6 +443,17 @@ def _span_text(game) -> str:
     if game.min_players == game.max_players:
         return str(game.min_players)
     return f"{game.min_players} to {game.max_players}"
+
+
+def _read_move(game, state: dict, text: str, seat: int) -> dict:
+    """The move a scenario's text names: a move of the rules, else "time ran out" (the move
+    a client sends when a timed choice's clock runs out; `apply` says if there is no clock)."""
+    try:
+        return game.parse_move(state, text, seat)
+    except MoveError:
+        if not is_timeout_text(text):
+            raise
+        return game.timeout_move(state, seat)
 
 
 def _not_waiting(game, state: dict, seat: int) -> str:

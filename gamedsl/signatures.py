@@ -301,20 +301,23 @@ def _flatten(a):
     return a.done(T.List(inner))
 
 
-def _formable(a):
+def _word_list_arg(a):
     if not isinstance(T.unwrap(a.types[0]), T.Words) and T.unwrap(a.types[0]) != T.ANY:
         a._bad(0, "a word list", "declare one: words NAME from \"file.txt\"")
-    item = a.items(1, "a list of letters (texts)")
+
+
+def _letters_arg(a, i):
+    item = a.items(i, "a list of letters (texts)")
     if T.unwrap(item) not in (T.TEXT, T.ANY):
-        a._bad(1, "a list of letters (texts)")
+        a._bad(i, "a list of letters (texts)")
+
+
+def _formable(a):
+    _word_list_arg(a)
+    _letters_arg(a, 1)
     if len(a.types) > 2:
         a.number(2)
     return a.done(T.List(T.TEXT))
-
-
-def _word_list(a: _Args, i: int) -> None:
-    if not isinstance(T.unwrap(a.types[i]), T.Words) and T.unwrap(a.types[i]) != T.ANY:
-        a._bad(i, "a word list", "declare one: words NAME from \"file.txt\"")
 
 
 def _pieces(a: _Args, i: int) -> object:
@@ -338,7 +341,7 @@ def _placements(a):
 
 
 def _word_lines(a):
-    _word_list(a, 0)
+    _word_list_arg(a)
     a.grid(1)
     if not T.assignable(a.types[2], T.List(T.CELL)):
         a._bad(2, "a list of cells")
@@ -350,7 +353,7 @@ def _word_lines(a):
 
 
 def _word_placements(a):
-    _word_list(a, 0)
+    _word_list_arg(a)
     a.grid(1)
     piece = _pieces(a, 2)
     a.number(3)
@@ -380,9 +383,23 @@ def _index_of(a):
     return a.done(T.NUMBER)
 
 
-def _fold_tmp(a):  # TEMPORARY
-    _word_list(a, 0)
+def _matching(a):
+    _word_list_arg(a)
+    _letters_arg(a, 1)
+    return a.done(T.List(T.TEXT))
+
+
+def _fold(a):
+    _word_list_arg(a)
+    _text_arg(a, 1)
     return a.done(T.TEXT)
+
+
+def _reads(a):
+    _word_list_arg(a)
+    _text_arg(a, 1)
+    _letters_arg(a, 2)
+    return a.done(T.BOOL)
 
 
 def _b(usage, lo, hi, fn, summary, pure=True, list_args=frozenset()) -> Builtin:
@@ -447,7 +464,6 @@ BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
        "the words of word list D spelt by some of the letters L (formable(D, L, 1): one of "
        "them may be used twice)", list_args={0}),
     _b("index_of(L, x)", 2, 2, _index_of, "where x first stands in L (0 for the first item)"),
-    _b("fold(D, w)", 2, 2, _fold_tmp, "TEMP", list_args={0}),
     _b("face(grid, cell)", 2, 2, _face, "the face of a piece on a cell (its kind's 'faces'), or none"),
     _b("placements(grid, L)", 2, 2, _placements,
        "every way to lay a piece of L on empty cells in a line, next to the pieces down: [(piece, cells)]"),
@@ -461,6 +477,14 @@ BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
     _b("picks(L)", 1, 1, _picks, "every non-empty choice of at most one item from each list of L"),
     _b("assignable(L, M)", 2, 2, _assignable,
        "can each item of L be given a list of M of its own that holds it"),
+    _b("matching(D, L)", 2, 2, _matching,
+       "the words of word list D that match the letters L one by one (by D's folding, "
+       "match letters and wild mark)", list_args={0}),
+    _b("fold(D, w)", 2, 2, _fold, "a text in small letters, each letter folded as word list D folds it",
+       list_args={0}),
+    _b("reads(D, w, L)", 3, 3, _reads,
+       "is w a word of word list D that matches the letters L one by one (by D's folding)",
+       list_args={0}),
 ]}
 
 

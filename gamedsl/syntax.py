@@ -89,8 +89,16 @@ _STRUCTURAL = ["RPAR", "RSQB", "COLON", "_NL", "COMMA", "EQUAL", "_INDENT", "NAM
                "VBAR", "LPAR"]
 
 
+# Blocks whose lines start with one of a few keywords: those are what a person forgot.
+_LINE_KEYWORDS = [("FOLD", "MATCH", "WILD")]
+
+
 def _describe_expected(expected) -> str:
     expected = set(expected)
+    for keywords in _LINE_KEYWORDS:
+        if expected.issuperset(keywords):
+            words = [f"'{k.lower()}'" for k in keywords]
+            return ", ".join(words[:-1]) + " or " + words[-1]
     words = [_TOKEN_WORDS[t] for t in _STRUCTURAL if t in expected][:4]
     if not words:
         words = [f"'{t.lower()}'" for t in sorted(expected) if t.isalpha() and t.isupper()][:5]

@@ -21,6 +21,15 @@ def _num(tok: Token):
     return float(text) if "." in text else int(text)
 
 
+def _split_choice(items) -> tuple:
+    """A choice's (timer, alternatives, `on timeout:` blocks) from its parsed children."""
+    timer = None
+    if items and isinstance(items[0], tuple) and items[0][0] == "timer":
+        timer, items = items[0][1], items[1:]
+    alts = tuple(i for i in items if not isinstance(i, A.OnTimeout))
+    return timer, alts, tuple(i for i in items if isinstance(i, A.OnTimeout))
+
+
 def _unquote(tok: Token) -> str:
     body = str(tok)[1:-1]
     return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t"}.get(m.group(1), m.group(1)), body)
@@ -322,7 +331,37 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def words_decl(self, meta, c):
-        return A.WordsDecl(self._span(meta), str(c[0]), _unquote(c[1]))
+        name, source, *items = c
+        options = {"fold": None, "wild": None}
+        matches, seen = [], set()
+        for item in items:
+            if item.what == "match":
+                matches.append(item)
+                continue
+            if item.what in seen:
+                self.diags.append(Diagnostic("E301", f"word list '{name}' has more than one "
+                                             f"'{item.what}'", item.span, "keep one"))
+            seen.add(item.what)
+            options[item.what] = options[item.what] or item
+        return A.WordsDecl(self._span(meta), str(name), _unquote(source), (), options["fold"],
+                           tuple(matches), options["wild"])
+
+    def _line_span(self, meta, last: Token) -> A.Span:
+        """A block line's span, without the line break the rule ends with."""
+        end = self._tok_span(last)
+        return A.Span(self.path, meta.line, meta.column, end.end_line, end.end_col)
+
+    @v_args(meta=True)
+    def words_fold(self, meta, c):
+        return A.WordsOption(self._line_span(meta, c[0]), "fold", str(c[0]))
+
+    @v_args(meta=True)
+    def words_match(self, meta, c):
+        return A.WordsOption(self._line_span(meta, c[1]), "match", _unquote(c[0]), _unquote(c[1]))
+
+    @v_args(meta=True)
+    def words_wild(self, meta, c):
+        return A.WordsOption(self._line_span(meta, c[0]), "wild", _unquote(c[0]))
 
     @v_args(meta=True)
     def type_name(self, meta, c):
@@ -446,11 +485,20 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def choose_stmt(self, meta, c):
-        return A.Choose(self._span(meta), c[0], tuple(c[1:]))
+        timer, alts, timeouts = _split_choice(c[1:])
+        return A.Choose(self._span(meta), c[0], alts, timer, timeouts)
 
     @v_args(meta=True)
     def secret_choose_stmt(self, meta, c):
-        return A.SecretChoose(self._span(meta), str(c[0]), c[1], tuple(c[2:]))
+        timer, alts, timeouts = _split_choice(c[2:])
+        return A.SecretChoose(self._span(meta), str(c[0]), c[1], alts, timer, timeouts)
+
+    def choose_timer(self, c):
+        return ("timer", c[0])
+
+    @v_args(meta=True)
+    def alt_timeout(self, meta, c):
+        return A.OnTimeout(self._span(meta), c[0])
 
     @v_args(meta=True)
     def alternative(self, meta, c):

@@ -1,4 +1,5 @@
-"""Word lists read from files beside a game: membership and "words formable from letters".
+"""Word lists read from files beside a game: membership, "words formable from letters",
+and words read from letters where some letters count as others (a `words` block's folding).
 
 A `words NAME from "file"` declaration names a list; the loader makes a WordList for each
 file (one per value of an option named in the file name) and the rules ask it questions.
@@ -13,10 +14,13 @@ import io
 from collections import Counter
 from itertools import product
 from pathlib import Path
-from typing import Callable, Dict, List
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+
+import attrs
 
 MAX_LIST_BYTES = 32 * 1024 * 1024   # a list's text, after decompression
 MAX_FORMABLE_SETS = 200_000          # sub-multisets tried by one formable() call
+MAX_WILD_STEPS = 50_000              # remembered steps over a wild mark, per list
 
 _CACHE: Dict[tuple, "WordList"] = {}
 
@@ -42,24 +46,54 @@ def read_list_text(path: Path) -> str:
         raise ListError(f"'{path.name}' is not UTF-8 text") from None
 
 
-class WordList:
-    """One list: lower-case words, and an index from sorted letters to the words they spell."""
+@attrs.frozen
+class Folding:
+    """Which letters of a list count as equal (a `words` block): `fold` pairs each key letter
+    with the letter it counts as, `matches` pairs a letter of dictionary words with the letters
+    it stands for, `wild` is the mark that matches any letter in letters being read. Hashable:
+    it is part of a list's cache key."""
 
-    def __init__(self, path: str, read: Callable[[], str]):
+    fold: Tuple[Tuple[str, str], ...] = ()
+    matches: Tuple[Tuple[str, str], ...] = ()
+    wild: Optional[str] = None
+
+    def __bool__(self) -> bool:
+        return bool(self.fold or self.matches or self.wild)
+
+
+NO_FOLDING = Folding()
+_END = ""  # a trie node's key for the words that end there: no cell is ever the empty text
+
+
+class WordList:
+    """One list: lower-case words, and indexes built on first use: sorted letters -> the
+    words they spell (formable), and a trie over folded letters (folding, matching, readings).
+
+    The trie is nested dicts: a node maps a folded letter to the next node, and _END to the
+    words (as spelt) that end there. A match letter of a word is expanded when the trie is
+    built (one branch for itself and one for each letter of its set), so a query walks letters
+    with one dict look-up each; only a wild mark in the query branches, over a node's children."""
+
+    def __init__(self, path: str, read: Callable[[], str], folding: Folding = NO_FOLDING):
         self.path = path
         self._read = read
+        self.folding = folding
+        self._fold = {k.lower(): v.lower() for k, v in folding.fold}
+        self._wild = folding.wild.lower() if folding.wild else None
         self._words = None
         self._index = None
+        self._trie = None
+        self._cells: Dict[object, object] = {}  # a cell's text -> its folded letter (memo)
+        self._wild_steps: Dict[tuple, list] = {}  # see _below
+        # a match letter (folded) -> the letters it matches: itself and its set, folded
+        self._expands: Dict[str, tuple] = {}
+        for letter, letters in folding.matches:
+            key = self.fold(letter)
+            self._expands[key] = tuple(dict.fromkeys([key] + list(self.fold(letters))))
 
     def _load(self) -> None:
-        words = {w for w in (line.strip().lower() for line in self._read().splitlines())
-                 if w and not w.startswith("#")}
-        index: Dict[str, List[str]] = {}
-        for w in words:
-            index.setdefault("".join(sorted(w)), []).append(w)
-        for v in index.values():
-            v.sort()
-        self._words, self._index = frozenset(words), index
+        self._words = frozenset(w for w in (line.strip().lower() for line in self._read().splitlines())
+                                if w and not w.startswith("#"))
 
     @property
     def words(self) -> frozenset:
@@ -67,14 +101,213 @@ class WordList:
             self._load()
         return self._words
 
+    # ------------------------------------------------------------ folding
+
+    def fold(self, text: str) -> str:
+        """A text lower-cased, each letter replaced by the one it counts as (once)."""
+        fold = self._fold
+        return "".join(fold.get(ch, ch) for ch in text.lower())
+
+    def _cell(self, text):
+        """A letter being read, folded; _WILD for the wild mark; None if it is not one letter
+        (an empty cell, none, a longer text), which nothing matches."""
+        try:
+            return self._cells[text]
+        except KeyError:
+            pass
+        except TypeError:  # unhashable: not a letter
+            return None
+        if not isinstance(text, str) or len(text) != 1:
+            out = None
+        else:
+            low = text.lower()
+            out = _WILD if low == self._wild else self._fold.get(low, low)
+        if len(self._cells) < 4096:  # letters are few; a stream of odd texts must not grow it
+            self._cells[text] = out
+        return out
+
+    def _build_trie(self) -> dict:
+        expand = self._expands
+        root: dict = {}
+
+        def insert(node, letters, i, word):
+            # Shares the walk of a common prefix among a word's expansions.
+            while i < len(letters):
+                alts = expand.get(letters[i])
+                if alts is not None:
+                    for a in alts:
+                        insert(node.setdefault(a, {}), letters, i + 1, word)
+                    return
+                node = node.setdefault(letters[i], {})
+                i += 1
+            node.setdefault(_END, []).append(word)
+
+        for w in sorted(self.words):
+            insert(root, self.fold(w), 0, w)
+        return root
+
+    @property
+    def trie(self) -> dict:
+        if self._trie is None:
+            self._trie = self._build_trie()
+        return self._trie
+
+    def _walk(self, cells) -> list:
+        """The trie nodes reached by reading prepared cells from the root."""
+        nodes = [self.trie]
+        for c in cells:
+            if c is None:
+                return []
+            if c is _WILD:
+                nodes = [child for nd in nodes for k, child in nd.items() if k is not _END]
+            else:
+                nodes = [child for nd in nodes if (child := nd.get(c)) is not None]
+            if not nodes:
+                return []
+        return nodes
+
     def __contains__(self, word) -> bool:
-        return isinstance(word, str) and word.lower() in self.words
+        if not isinstance(word, str):
+            return False
+        if not self.folding:
+            return word.lower() in self.words
+        return any(_END in nd for nd in self._walk([self._cell(ch) for ch in word]))
+
+    def matching(self, letters: Sequence) -> List[str]:
+        """The words (as spelt, sorted, each once) matching `letters` (one-letter texts, maybe
+        the wild mark) position by position."""
+        found = {w for nd in self._walk([self._cell(x) for x in letters]) for w in nd.get(_END, ())}
+        return sorted(found)
+
+    def reads(self, word: str, letters: Sequence) -> bool:
+        """Is `word` a word of the list read from `letters` (one-letter texts, maybe the wild
+        mark) position by position? Some word of the list must match both, and each letter of
+        `word` must be the letter being read (folded), or be read from a wild mark, or be the
+        list word's own match letter there: so a list's "a?" is read from "ae" as "ae" or
+        "a?", never as "ai"."""
+        if not isinstance(word, str) or len(word) != len(letters):
+            return False
+        both = set(self.matching(letters)).intersection(self.matching(list(word)))
+        if not both:
+            return False
+        typed = [self._cell(ch) for ch in word]
+        read = [self._cell(x) for x in letters]
+        for d in both:
+            own = self.fold(d)
+            if all(t == r or t is _WILD or r is _WILD or (t == own[i] and t in self._expands)
+                   for i, (t, r) in enumerate(zip(typed, read))):
+                return True
+        return False
+
+    def readings(self, line: Sequence, placed: Iterable[int], n: int,
+                 both_ways: bool) -> List[Tuple[int, int, bool, str]]:
+        """Every word readable on consecutive cells line[start:end] (end - start >= n) whose
+        span holds an index of `placed`: (start, end, backwards, word), sorted, each once.
+        Backwards readings (with both_ways) read line[end-1], ..., line[start]."""
+        cells = [self._cell(c) for c in line]
+        size = len(cells)
+        marks = sorted({int(p) for p in placed if 0 <= p < size})
+        if not marks:
+            return []
+        found = set()
+        self._read_line(cells, marks, n, False, found)
+        if both_ways:
+            self._read_line(cells[::-1], [size - 1 - p for p in reversed(marks)], n, True, found)
+        return sorted(found)
+
+    def _read_line(self, cells, marks, n, backwards, found) -> None:
+        size = len(cells)
+        root = self.trie
+        # first[s]: the first placed index at or after s; a word read from s must reach it
+        first, k = [size] * size, len(marks) - 1
+        for s in range(size - 1, -1, -1):
+            while k >= 0 and marks[k] >= s:
+                k -= 1
+            first[s] = marks[k + 1] if k + 1 < len(marks) else size
+        last = size - 1
+        add = found.add
+        for s in range(min(marks[-1] + 1, size)):
+            need = first[s]  # the first cell a word from s may end on
+            if need < s + n - 1:
+                need = s + n - 1
+            node, e = root, s
+            # One node while no wild is read (the hot loop); a None cell is no key: the walk ends.
+            while e < size:
+                c = cells[e]
+                if c is _WILD:
+                    self._read_wild(cells, s, e, need, [node], backwards, found)
+                    break
+                node = node.get(c)
+                if node is None:
+                    break
+                if e >= need:
+                    ws = node.get(_END)
+                    if ws:
+                        for w in ws:
+                            add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
+                e += 1
+
+    def _read_wild(self, cells, s, e, need, nodes, backwards, found) -> None:
+        """The rest of a walk from s that meets a wild mark at e: several nodes at once."""
+        size = len(cells)
+        last = size - 1
+        below = self._below
+        while e < size:
+            c = cells[e]
+            if c is _WILD:
+                after = cells[e + 1] if e + 1 < size else None
+                if e >= need:  # words ending on the wild mark
+                    for nd in nodes:
+                        for w in below(nd, _END):
+                            found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
+                if after is None:
+                    return
+                # the wild mark and the letter after it in one step, remembered per node
+                nodes = [x for nd in nodes for x in below(nd, after)]
+                e += 1
+            else:
+                nodes = [child for nd in nodes if (child := nd.get(c)) is not None]
+            if not nodes:
+                return
+            if e >= need:
+                for nd in nodes:
+                    ws = nd.get(_END)
+                    if ws:
+                        for w in ws:
+                            found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
+            e += 1
+
+    def _below(self, node: dict, c) -> list:
+        """One wild letter below `node`, then `c`: the nodes reached for a letter (every child
+        for _WILD), or for _END the words that end on the wild letter. Remembered: the same
+        few nodes (the root, short prefixes) meet wild marks again and again."""
+        key = (id(node), c)
+        out = self._wild_steps.get(key)
+        if out is None:
+            kids = [child for k, child in node.items() if k is not _END]
+            if c is _END:
+                out = [w for child in kids for w in child.get(_END, ())]
+            elif c is _WILD:
+                out = [x for child in kids for k, x in child.items() if k is not _END]
+            else:
+                out = [x for child in kids if (x := child.get(c)) is not None]
+            if len(self._wild_steps) >= MAX_WILD_STEPS:
+                self._wild_steps.clear()
+            self._wild_steps[key] = out
+        return out
+
+    # ------------------------------------------------------------ formable
 
     def formable(self, letters: List[str], doubles: int = 0) -> List[str]:
         """Every word spelt by a sub-multiset of `letters` (one-letter texts), where up to
         `doubles` of the letters used may be used once more. Sorted, each word once."""
         if self._index is None:
-            self._load()
+            index: Dict[str, List[str]] = {}
+            for w in self.words:
+                index.setdefault("".join(sorted(w)), []).append(w)
+            for v in index.values():
+                v.sort()
+            self._index = index
         have = Counter(x.lower() for x in letters)
         keys = sorted(have)
         ranges = [range(have[k] + 1) for k in keys]
@@ -99,13 +332,16 @@ class WordList:
         return sorted(found)
 
 
-def word_list(path: Path) -> WordList:
-    """The list of a file, shared while the file is unchanged."""
+_WILD = object()  # a prepared cell: the wild mark
+
+
+def word_list(path: Path, folding: Folding = NO_FOLDING) -> WordList:
+    """The list of a file with its folding, shared while the file is unchanged."""
     st = path.stat()
-    key = (str(path.resolve()), st.st_size, st.st_mtime_ns)
+    key = (str(path.resolve()), st.st_size, st.st_mtime_ns, folding)
     wl = _CACHE.get(key)
     if wl is None:
-        wl = _CACHE[key] = WordList(str(path), lambda: read_list_text(path))
+        wl = _CACHE[key] = WordList(str(path), lambda: read_list_text(path), folding)
     return wl
 
 
@@ -116,26 +352,3 @@ def option_in_name(source: str) -> str:
         return ""
     return source[start + 1:end].strip()
 
-
-# TEMPORARY (replaced by the folding word lists branch): naive readings for development
-def _fold(self, text):
-    return text.lower()
-
-
-def _readings(self, line, placed, n, both_ways):
-    out = set()
-    placed = set(placed)
-    for s in range(len(line)):
-        for e in range(s + n, len(line) + 1):
-            if not any(s <= i < e for i in placed):
-                continue
-            seg = "".join(line[s:e])
-            if seg in self.words:
-                out.add((s, e, False, seg))
-            if both_ways and seg[::-1] in self.words:
-                out.add((s, e, True, seg[::-1]))
-    return sorted(out)
-
-
-WordList.fold = _fold
-WordList.readings = _readings
