@@ -173,15 +173,20 @@ def _min_length(n, span, what) -> int:
 
 
 class _Reader:
-    """The words of each line through new letters, each line's distinct by folded form;
-    lines read twice in one search (the same letters, the same new cells) are read once."""
+    """The words of each line through new letters, each line's distinct by folded form.
+    A line is read once per process: the search for a bot's moves and the check of each
+    move it then makes read the same lines (word lists live as long as the process)."""
+
+    cache: Dict[tuple, List[str]] = {}
+    CACHE_SIZE = 200_000
 
     def __init__(self, words, n: int, both: bool):
         self.words, self.n, self.both = words, n, both
-        self.cache: Dict[tuple, List[str]] = {}
+        if len(self.cache) > self.CACHE_SIZE:
+            self.cache.clear()
 
     def line(self, letters: tuple, placed: tuple) -> List[str]:
-        key = (letters, placed)
+        key = (id(self.words), self.n, self.both, letters, placed)
         found = self.cache.get(key)
         if found is None:
             hits = sorted({w for _, _, _, w in self.words.readings(list(letters), placed, self.n, self.both)})
