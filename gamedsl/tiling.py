@@ -25,14 +25,22 @@ _AXES = ((1, 0), (0, 1))
 _DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1))
 
 
-def _board_letters(ctx, z: dict) -> Dict[str, object]:
-    """Each occupied cell's key -> what it shows: the face on it (a piece with faces) or its show."""
+def _board_letters(ctx, zone, z: dict) -> Dict[Tuple[int, int], object]:
+    """Each occupied cell (x, y) -> what it shows: the face on it (a piece with faces) or its
+    show. Kept while moves are listed (ctx.memo), when the state cannot change."""
+    memo = ctx.memo
+    key = ("tiling board", tuple(zone))
+    if memo is not None and key in memo:
+        return memo[key]
     cat = ctx.cat
     where = ctx.state["where"]
     out = {}
-    for key, comp in z.items():
+    for k, comp in z.items():
         faces = cat.faces[comp]
-        out[key] = faces[where[comp][2].index(key)] if faces is not None else cat.show[comp]
+        x, y = k.split(",")
+        out[(int(x), int(y))] = faces[where[comp][2].index(k)] if faces is not None else cat.show[comp]
+    if memo is not None:
+        memo[key] = out
     return out
 
 
@@ -137,14 +145,14 @@ def _runs_through(occupied, cells: Sequence[Tuple[int, int]], n: int):
     for dx, dy in _AXES:
         for cx, cy in cells:
             x, y = cx, cy
-            while (x - dx, y - dy) in new or f"{x - dx},{y - dy}" in occupied:
+            while (x - dx, y - dy) in new or (x - dx, y - dy) in occupied:
                 x, y = x - dx, y - dy
             start = (x, y, dx, dy)
             if start in seen:
                 continue
             seen.add(start)
             line = []
-            while (x, y) in new or f"{x},{y}" in occupied:
+            while (x, y) in new or (x, y) in occupied:
                 line.append((x, y))
                 x, y = x + dx, y + dy
             if len(line) >= n:
@@ -202,8 +210,7 @@ class _Reader:
     def lines(self, board: dict, runs, placed_letters: dict) -> List[List[str]]:
         out = []
         for line, placed in runs:
-            letters = tuple(placed_letters[c] if c in placed_letters else board[f"{c[0]},{c[1]}"]
-                            for c in line)
+            letters = tuple(placed_letters[c] if c in placed_letters else board[c] for c in line)
             found = self.line(letters, tuple(placed))
             if found:
                 out.append(found)
@@ -220,7 +227,7 @@ def _word_lines(ctx, span, words, zone, cells, letters, n, ways):
     letters = as_list(letters, span)
     if len(cells) != len(letters) or len(set(cells)) != len(cells):
         raise RuleError("E504", f"{what} needs one letter for each of distinct cells", span)
-    board = _board_letters(ctx, z)
+    board = _board_letters(ctx, zone, z)
     runs = _runs_through(board, cells, n)
     return _Reader(words, n, both).lines(board, runs, dict(zip(cells, letters)))
 
@@ -231,7 +238,7 @@ def _word_placements(ctx, span, words, zone, pieces, n, ways):
     both = _ways(ways, span, what)
     n = _min_length(n, span, what)
     z, size, found = _placements_of(ctx, span, zone, pieces, what)
-    board = _board_letters(ctx, z)
+    board = _board_letters(ctx, zone, z)
     reader = _Reader(words, n, both)
     runs_of: Dict[tuple, list] = {}
     out = []
