@@ -467,7 +467,7 @@ class Machine:
             return
         state["pending"] = {"s": s.sid, "players": list(dict.fromkeys(players)), "got": {}}
         for p in state["pending"]["players"]:
-            if not self.moves_for(state, p):
+            if not self.moves_for(state, p, first_only=True):
                 state["pending"] = None
                 raise RuleError("E503", f"P{p + 1} has no legal move here", s.span)
 
@@ -494,6 +494,9 @@ class Machine:
         ctx = self.ctx(state, env, pure=True)
         ctx.memo = {}
         out: list = []
+        if first_only:
+            # a typed move's suggestions may be a bot's whole search: look at listed moves first
+            alts = sorted(alts, key=lambda a: a.typed is not None)
         for alt in alts:
             self._enumerate(ctx, alt, 0, [], seat, out, first_only)
             if out and first_only:
