@@ -91,9 +91,18 @@ def check_components(game, state, all_placed=False):
         parts = list(enumerate(z)) if info.per_player else [(-1, z)]
         for owner, part in parts:
             if isinstance(part, dict):
+                cells: dict = {}  # a piece with faces covers several cells: where lists them all
                 for key, comp in part.items():
                     assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
-                    seen[comp] = [name, owner, key]
+                    cells.setdefault(comp, []).append(key)
+                for comp, keys in cells.items():
+                    if game.program.kinds[state_kind(game, state, comp)].faces:
+                        assert sorted(state["where"][comp][2]) == sorted(keys), \
+                            f"piece {comp} lies on {keys}, but where says {state['where'][comp]}"
+                        seen[comp] = [name, owner, state["where"][comp][2]]
+                    else:
+                        assert len(keys) == 1, f"component {comp} lies on several cells {keys}"
+                        seen[comp] = [name, owner, keys[0]]
             else:
                 for comp in part:
                     assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
@@ -103,6 +112,10 @@ def check_components(game, state, all_placed=False):
         assert not lost, f"components {lost} lie in no zone"
     for comp, where in enumerate(state["where"]):
         assert where == seen.get(comp), f"where[{comp}] is {where}, but it lies in {seen.get(comp)}"
+
+
+def state_kind(game, state, comp) -> str:
+    return game.machine.catalogue(state).kind[comp]
 
 
 def unseen_parts(game, state, seat):

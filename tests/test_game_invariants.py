@@ -39,7 +39,7 @@ def game(request):
 
 def test_there_are_real_games_to_check():
     assert {g.stem for g in GAMES} >= {"letter_tycoon", "legendary_inventors", "trade_tycoon",
-                                        "trade_tycoon_draft6"}
+                                        "trade_tycoon_draft6", "wordomino"}
 
 
 @pytest.mark.parametrize("seed", SEEDS)
