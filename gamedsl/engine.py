@@ -255,9 +255,21 @@ class Game:
     def typed_hints(self, state: dict, seat: int) -> List[str]:
         """How a person types the pending choice's typed moves: `build <t>` for `build {t}`."""
         out = []
+        enums = self.program.decls.enums
         for alt in self.machine.typed_alternatives(state, seat):
             template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
-            out.append(re.sub(r"\{(\w+)\}", r"<\1>", template))
+            kinds = {p.name: t for p, t in zip(alt.params, alt.typed)}
+
+            def slot(m):
+                kind = kinds.get(m.group(1))
+                if kind == "cell":
+                    return "<x,y>"
+                if kind in enums:
+                    return "<" + "|".join(enums[kind]) + ">"
+                if kind == "list of text":
+                    return f"<{m.group(1)} ...>"
+                return f"<{m.group(1)}>"
+            out.append(re.sub(r"\{(\w+)\}", slot, template))
         return out
 
     def is_suggestion(self, state: dict, move: dict) -> bool:
