@@ -9,6 +9,11 @@ what a playout loop can do). Each round plays the G games with one version, then
 the figure is the median over the rounds of games per second of wall time and of this
 process's CPU time (the machine may be shared: CPU time is the steadier one).
 
+`--just-play VERSION N` only plays N checked games of one version (`.game` or
+`hand-written`), for counting instructions, which a loaded machine does not blur:
+`valgrind --tool=callgrind --callgrind-out-file=/dev/null python benchmarks/handwritten_vs_game.py
+--just-play .game 10` (and 0 games, to subtract start-up) prints `Collected : <instructions>`.
+
 Then `gamedsl simulate` throughput (random bots, S games) with --jobs 1 and --jobs 2: games
 per wall second, and CPU seconds per game of this process and its workers.
 """
@@ -101,7 +106,13 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=5, help="rounds; the median is reported (default 5)")
     ap.add_argument("--sim-games", type=int, default=200, help="games per simulate run (default 200)")
     ap.add_argument("--sim-rounds", type=int, default=3, help="simulate runs per --jobs value (default 3)")
+    ap.add_argument("--just-play", nargs=2, metavar=("VERSION", "N"), help="only play N games of VERSION")
     args = ap.parse_args()
+    if args.just_play:
+        version, n = args.just_play
+        api = {".game": lambda: GameVersion(load(str(GAME))), "hand-written": lambda: hw}[version]()
+        play(api, range(int(n)), checked=True)
+        return
 
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip() or "?"
