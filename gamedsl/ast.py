@@ -747,3 +747,20 @@ class ScenarioFile:
     span: Span
     game: Optional[str]
     scenarios: tuple
+
+
+def names_in(node) -> set:
+    """Every name an expression (or any node) mentions, at any depth."""
+    out = set()
+
+    def walk(v):
+        if isinstance(v, Name):
+            out.add(v.name)
+        if isinstance(v, tuple):
+            for x in v:
+                walk(x)
+        elif attrs.has(type(v)):
+            for f in attrs.fields(type(v)):
+                walk(getattr(v, f.name))
+    walk(node)
+    return out

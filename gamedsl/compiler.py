@@ -143,6 +143,9 @@ class Alt:
     typed: Optional[list] = None        # typed parameters: the type of each ("text" or "number")
     suggest: Optional[Callable] = None  # typed parameters: the values bots are offered
     refusal: Optional[Callable] = None  # typed parameters: why the guard refused a typed move
+    # No parameter's choices mention the alternative's own parameters: the moves are the
+    # product of lists computed once per listing.
+    fixed: bool = False
 
 
 @attrs.define
@@ -443,8 +446,10 @@ class Compiler:
                 scope.add(p.name)
             pure = lambda e: self._pure(self.ex.expr(e, scope)) if e is not None else None  # noqa: E731
             guard = pure(alt.guard)
+            own = {p.name for p in alt.params}
+            fixed = typed is None and not any(own & A.names_in(p.domain) for p in alt.params)
             out.append(Alt(alt.name, params, alt.template, guard, self.block(alt.body, scope), alt.span,
-                           typed, pure(alt.suggest), pure(alt.refusal)))
+                           typed, pure(alt.suggest), pure(alt.refusal), fixed))
         return out
 
     def _assign(self, s: A.Assign, scope) -> Stmt:

@@ -164,8 +164,7 @@ class ExprCompiler:
         if not cats and not row_col:
             raise RuleError("E102", f"unknown attribute '{name}'", span)
 
-        def get(ctx):
-            v = obj(ctx)
+        def resolve(ctx, v):
             if isinstance(v, dict):
                 if name in v:
                     return v[name]
@@ -183,6 +182,32 @@ class ExprCompiler:
                 if name in attrs:
                     return attrs[name]
             raise RuleError("E504", f"this {ctx.cat.kind[v]} has no attribute '{name}'", span)
+
+        # The common cases first, each what resolve() would answer for a component or a seat
+        # (an int); anything else takes the general road.
+        if cats == ["cattr"]:
+            def get(ctx):
+                v = obj(ctx)
+                if type(v) is int:
+                    attrs = ctx.cat.attrs[v]
+                    if name in attrs:
+                        return attrs[name]
+                return resolve(ctx, v)
+        elif cats == ["pzone"]:
+            def get(ctx):
+                v = obj(ctx)
+                if type(v) is int:
+                    return zone_items(ctx.state, name, v)
+                return resolve(ctx, v)
+        elif cats == ["pvar"]:
+            def get(ctx):
+                v = obj(ctx)
+                if type(v) is int:
+                    return ctx.state["pvars"][name][v]
+                return resolve(ctx, v)
+        else:
+            def get(ctx):
+                return resolve(ctx, obj(ctx))
         return get
 
     def _Index(self, e, scope):
@@ -274,10 +299,18 @@ class ExprCompiler:
     def _BinOp(self, e, scope):
         left, right, op, span = self.expr(e.left, scope), self.expr(e.right, scope), e.op, e.span
         f = B.ARITH[op]
+        fast = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}.get(op)
+        if fast is None:
+            def binop(ctx):
+                return f(left(ctx), right(ctx), span)
+            return binop
 
-        def binop(ctx):
-            return f(left(ctx), right(ctx), span)
-        return binop
+        def int_binop(ctx):
+            a, b = left(ctx), right(ctx)
+            if type(a) is int and type(b) is int:  # what f gives for two ints, without its checks
+                return fast(a, b)
+            return f(a, b, span)
+        return int_binop
 
     def _Compare(self, e, scope):
         left, right, op, span = self.expr(e.left, scope), self.expr(e.right, scope), e.op, e.span

@@ -13,6 +13,7 @@ copied or replayed at any point mid-turn.
 
 from __future__ import annotations
 
+from itertools import product
 from typing import List, Optional
 
 from . import rng
@@ -498,10 +499,45 @@ class Machine:
             # a typed move's suggestions may be a bot's whole search: look at listed moves first
             alts = sorted(alts, key=lambda a: a.typed is not None)
         for alt in alts:
-            self._enumerate(ctx, alt, 0, [], seat, out, first_only)
+            if alt.fixed:
+                self._product(ctx, alt, seat, out, first_only)
+            else:
+                self._enumerate(ctx, alt, 0, [], seat, out, first_only)
             if out and first_only:
                 break
         return out
+
+    @staticmethod
+    def _product(ctx, alt, seat, out, first_only=False):
+        """The moves of an alternative whose choices do not depend on one another: each
+        parameter's list is computed once (not once per value of the parameters before it),
+        in order, stopping at an empty one as the step-by-step listing would."""
+        domains = []
+        for param in alt.params:
+            domain = param.domain(ctx)
+            if not isinstance(domain, list):
+                raise RuleError("E504", f"the choices for '{param.name}' must be a list, not {plain(domain)}",
+                                alt.span)
+            if not domain:
+                return
+            domains.append(domain)
+        name, guard = alt.name, alt.guard
+        if guard is None:
+            if first_only:
+                out.append({"seat": seat, "alt": name, "args": [d[0] for d in domains]})
+            else:
+                out.extend({"seat": seat, "alt": name, "args": list(args)} for args in product(*domains))
+            return
+        env, names = ctx.env, [param.name for param in alt.params]
+        for args in product(*domains):
+            for n, v in zip(names, args):
+                env[n] = v
+            if guard(ctx):
+                out.append({"seat": seat, "alt": name, "args": list(args)})
+                if first_only:
+                    break
+        for n in names:
+            env.pop(n, None)
 
     def _enumerate(self, ctx, alt, i, args, seat, out, first_only=False):
         if alt.typed is not None:

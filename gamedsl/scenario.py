@@ -324,7 +324,7 @@ class _Runner:
 
     # -------------------------------------------------------- expect
     def _expect_names(self, expr, state: dict) -> Dict[str, object]:
-        used = _names_in(expr)
+        used = A.names_in(expr)
         names = dict(self.names)
         d = self.game.program.decls
         declared = (d.global_vars | d.shared_zones | d.kinds | d.options | d.words | set(d.tables)
@@ -421,22 +421,6 @@ def _written(program, value, kind: str, cat) -> str:
     if isinstance(value, str) and kind == "value":
         return json.dumps(value, ensure_ascii=False)
     return program.write(value, kind, cat)
-
-
-def _names_in(node) -> set:
-    out = set()
-
-    def walk(v):
-        if isinstance(v, A.Name):
-            out.add(v.name)
-        if isinstance(v, tuple):
-            for x in v:
-                walk(x)
-        elif attrs.has(type(v)):
-            for f in attrs.fields(type(v)):
-                walk(getattr(v, f.name))
-    walk(node)
-    return out
 
 
 def _span_text(game) -> str:

@@ -93,10 +93,11 @@ def play_one(game, spec: SimSpec, index: int) -> dict:
     return record
 
 
-def _init_worker(spec: SimSpec) -> None:
+def _init_worker(spec: SimSpec, game=None) -> None:
     from .loader import load
 
-    game = load(spec.path)
+    if game is None:
+        game = load(spec.path)
     _WORKER.update(game=game, coverage=Coverage(game), spec=spec)
 
 
@@ -127,7 +128,7 @@ def run(spec: SimSpec, jobs: Optional[int] = None,
                 on_game(len(records))
 
     if jobs == 1:
-        _init_worker(spec)
+        _init_worker(spec, game)
         try:
             collect(_work(i) for i in range(spec.games))
         finally:
@@ -135,7 +136,10 @@ def run(spec: SimSpec, jobs: Optional[int] = None,
     else:
         method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
         ctx = multiprocessing.get_context(method)
-        with ctx.Pool(jobs, initializer=_init_worker, initargs=(spec,)) as pool:
+        # A forked worker inherits the game loaded above (initargs are not pickled then), so it
+        # need not read, check and compile the file again; a spawned one must load it.
+        initargs = (spec, game) if method == "fork" else (spec,)
+        with ctx.Pool(jobs, initializer=_init_worker, initargs=initargs) as pool:
             chunk = max(1, min(8, spec.games // (jobs * 8)))
             collect(pool.imap_unordered(_work, range(spec.games), chunksize=chunk))
     records.sort(key=lambda r: r["game"])

@@ -421,7 +421,7 @@ def test_a_changed_result_line_is_reported(tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("mangle", [
-    lambda text: text[: text.rstrip("\n").rfind("\n") + 5],                 # truncated mid-line
+    lambda text: text[: text.rstrip("\n").rindex("\n") + 10],              # truncated mid-line
     lambda text: "not json at all\n",
     lambda text: "",
     lambda text: text.replace('"gamedsl": 1', '"gamedsl": 7'),

@@ -308,3 +308,34 @@ def test_an_item_past_the_end_is_a_rule_error(tmp_path):
     with pytest.raises(RuleError, match="outside this list of 2"):
         g = game_from(ITEMS.replace("seat(last(players)) - 1", "5"), tmp_path)
         g.new_game(2)
+
+
+PAIRS = '''
+game "Pairs"
+players 2
+
+turn:
+  choose by current:
+    pick(a in [1, 2, 3], b in [x for x in [1, 2, 3, 4] if x > a]) "pick {a} {b}":
+      end game winner current
+    both(a in [1, 2], b in [5, 6]) "both {a} {b}" if a + b != 7:
+      end game winner current
+    none_left(a in [x for x in [1] if x > 1], b in [1]) "none {a} {b}":
+      pass
+'''
+
+
+def test_moves_are_listed_in_order_whether_or_not_a_choice_depends_on_another(tmp_path):
+    # `pick` lists b for each a (b's choices name a); `both` and `none_left` are the product of
+    # choices computed once, `both` filtered by its guard, `none_left` empty by its first list
+    g = game_from(PAIRS, tmp_path)
+    fixed = {a.name: a.fixed for st in g.program.stmts if st.op == "choose" for a in st.b}
+    assert fixed == {"pick": False, "both": True, "none_left": True}
+    s = g.new_game(2)
+    moves = [(m["alt"], m["args"]) for m in g.legal_moves(s)]
+    assert moves == [("pick", [1, 2]), ("pick", [1, 3]), ("pick", [1, 4]), ("pick", [2, 3]), ("pick", [2, 4]),
+                     ("pick", [3, 4]), ("both", [1, 5]), ("both", [2, 6])]
+    for m in g.legal_moves(s):
+        assert g.machine.is_listed(s, m)
+    assert not g.machine.is_listed(s, {"seat": 0, "alt": "both", "args": [1, 6]})
+    assert not g.machine.is_listed(s, {"seat": 0, "alt": "pick", "args": [3, 3]})
