@@ -91,9 +91,18 @@ def check_components(game, state, all_placed=False):
         parts = list(enumerate(z)) if info.per_player else [(-1, z)]
         for owner, part in parts:
             if isinstance(part, dict):
+                cells_of = {}
                 for key, comp in part.items():
+                    cells_of.setdefault(comp, []).append(key)
+                for comp, keys in cells_of.items():
                     assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
-                    seen[comp] = [name, owner, key]
+                    if len(keys) == 1 and not isinstance(state["where"][comp][2], list):
+                        seen[comp] = [name, owner, keys[0]]
+                    else:  # a piece with faces covers a cell per face; `where` lists them in face order
+                        listed = state["where"][comp][2]
+                        assert isinstance(listed, list) and sorted(listed) == sorted(keys), \
+                            f"component {comp} covers {keys}, but where[{comp}] says {listed}"
+                        seen[comp] = [name, owner, listed]
             else:
                 for comp in part:
                     assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
