@@ -61,6 +61,7 @@ table set:
   | 3 | 3 |
   | 1 | 2 |
   | 4 | 5 |
+  | 2 | 1 |
 
 kind tile:
   from set
@@ -79,6 +80,7 @@ def t12() = first([t for t in tile if t.a == 1])
 def t12b() = last([t for t in tile if t.a == 1])
 def t33() = first([t for t in tile if t.a == 3])
 def t45() = first([t for t in tile if t.a == 4])
+def t21() = first([t for t in tile if t.a == 2])
 
 setup:
   move tile to bag
@@ -243,6 +245,9 @@ def test_placements_give_identical_pieces_once(pieces, fresh):
     # the two 1|2 tiles are alike: only the first listed is offered
     assert set(by_piece) == {ev(pieces, fresh, "t12b()"), ev(pieces, fresh, "t45()")}
     assert len(by_piece[ev(pieces, fresh, "t12b()")]) == 8
+    # 2|1 is 1|2 turned round: the same piece, so the same placements, offered once
+    found = ev(pieces, fresh, "placements(board, [t21(), t12()])")
+    assert {p[0] for p in found} == {ev(pieces, fresh, "t21()")} and len(found) == 8
 
 
 def test_placements_give_a_piece_reading_the_same_both_ways_once_per_pair_of_cells(pieces, fresh):
