@@ -601,3 +601,30 @@ def test_the_view_shows_the_faces_on_each_cell_and_what_the_last_move_moved(type
     later = typed.apply(after, typed.parse_move(after, "wait"))
     assert typed.view(later, 0)["moved"] == []
     assert typed.view(later, 0)["faces"] == {"board": {"0,0": "x", "0,1": "y"}}
+
+
+def test_play_draws_each_face_on_its_cell_and_marks_what_moved():
+    import io
+
+    from rich.console import Console
+
+    from gamedsl.play import _render_zone
+
+    grid = {"0,0": 7, "1,0": 7, "1,1": 8, "1,2": 8, "3,3": 9}
+    shows = {"7": "ab", "8": "cd", "9": "o"}
+    faces = {"0,0": "a", "1,0": "b", "1,1": "c", "1,2": "d"}
+    buf = io.StringIO()
+    console = Console(file=buf, width=80, color_system="standard", force_terminal=True)
+    console.print(_render_zone(grid, shows, None, faces, {8}))
+    out = buf.getvalue()
+    plain = Console(file=io.StringIO(), width=80)
+    plain.print(_render_zone(grid, shows, None, faces, {8}))
+    text = plain.file.getvalue()
+    rows = [line for line in text.splitlines() if "│" in line]
+    assert "ab" not in text and "cd" not in text          # faces, not the pieces' shows
+    assert rows[1].split("│")[2:4] == [" a ", " b "]
+    assert rows[2].split("│")[3].strip() == "c" and rows[3].split("│")[3].strip() == "d"
+    assert rows[4].split("│")[5].strip() == "o"             # a component without faces: its show
+    # the piece moved last stands out (bold, reversed); the others do not
+    assert "\x1b[1;7mc" in out and "\x1b[1;7md" in out
+    assert "\x1b[1;7ma" not in out and "\x1b[1;7mo" not in out
