@@ -628,3 +628,40 @@ def test_play_draws_each_face_on_its_cell_and_marks_what_moved():
     # the piece moved last stands out (bold, reversed); the others do not
     assert "\x1b[1;7mc" in out and "\x1b[1;7md" in out
     assert "\x1b[1;7ma" not in out and "\x1b[1;7mo" not in out
+
+
+SECRET = '''
+game "Secret"
+players 2
+
+kind chip:
+  copies 2
+  show "chip"
+
+zone pool of chip: public
+zone pot of chip: public
+player var pick: number = 0, secret
+
+setup:
+  move chip to pool
+
+turn:
+  choose secretly by each p in players:
+    pick(n in [1, 2]) "pick {n}":
+      p.pick = n
+  move first(pool) to pot
+'''
+
+
+def test_a_secret_choice_recorded_but_not_carried_out_leaves_moved_alone(tmp_path):
+    path = tmp_path / "secret.game"
+    path.write_text(SECRET)
+    game = load(str(path))
+    state = game.new_game(2)
+    before = game.view(state, 1)
+    assert before["moved"] == [0, 1]                     # setup moved both chips
+    state = game.apply(state, game.parse_move(state, "pick 1", 0))
+    after = game.view(state, 1)
+    assert after["moved"] == before["moved"]             # P2 learns nothing from P1's pick
+    state = game.apply(state, game.parse_move(state, "pick 2", 1))
+    assert game.view(state, 1)["moved"] == [0]           # both chose: the turn ran
