@@ -692,7 +692,6 @@ class Machine:
 
     def submit(self, state: dict, move: dict) -> None:
         """Carry out a legal move (already validated) and run on."""
-        state["moved"] = []
         pending = state["pending"]
         stmt = self.p.stmts[pending["s"]]
         if move["alt"] == TIMEOUT:
@@ -703,10 +702,14 @@ class Machine:
             self._enter_alternative(state, stmt.b, move)
         else:
             pending["got"][str(move["seat"])] = move
-            if len(pending["got"]) == len(pending["players"]):
-                todo = [[p, pending["got"][str(p)]] for p in pending["players"]]
-                state["pending"] = None
-                state["stack"].append({"k": "secret", "s": stmt.sid, "todo": todo})
+            if len(pending["got"]) < len(pending["players"]):
+                # a secret choice only records the move: what moved last stays as it was, so
+                # the other seats' views do not change
+                return
+            todo = [[p, pending["got"][str(p)]] for p in pending["players"]]
+            state["pending"] = None
+            state["stack"].append({"k": "secret", "s": stmt.sid, "todo": todo})
+        state["moved"] = []
         self.run(state)
 
     def _enter_alternative(self, state, alts, move):

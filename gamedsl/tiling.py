@@ -57,7 +57,8 @@ def _face(ctx, span, zone, cell):
 
 
 def _pieces(ctx, span, pieces, what: str) -> List[int]:
-    """The components of a list, each with faces; identical faces once (the first one)."""
+    """The components of a list, each with faces; identical pieces once (the first one). A
+    piece lies either way round, so faces 1, 2 and faces 2, 1 are the same piece."""
     out, seen = [], set()
     for comp in as_list(pieces, span):
         if not (isinstance(comp, int) and not isinstance(comp, bool) and 0 <= comp < len(ctx.cat.kind)):
@@ -67,7 +68,7 @@ def _pieces(ctx, span, pieces, what: str) -> List[int]:
             raise RuleError("E504", f"{what}: a {ctx.cat.kind[comp]} has no faces "
                             "(declare them in its kind: faces a, b)", span)
         key = tuple(faces)
-        if key not in seen:
+        if key not in seen and key[::-1] not in seen:
             seen.add(key)
             out.append(comp)
     return out

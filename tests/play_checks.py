@@ -91,18 +91,18 @@ def check_components(game, state, all_placed=False):
         parts = list(enumerate(z)) if info.per_player else [(-1, z)]
         for owner, part in parts:
             if isinstance(part, dict):
-                cells: dict = {}  # a piece with faces covers several cells: where lists them all
+                cells_of = {}
                 for key, comp in part.items():
+                    cells_of.setdefault(comp, []).append(key)
+                for comp, keys in cells_of.items():
                     assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
-                    cells.setdefault(comp, []).append(key)
-                for comp, keys in cells.items():
-                    if game.program.kinds[state_kind(game, state, comp)].faces:
-                        assert sorted(state["where"][comp][2]) == sorted(keys), \
-                            f"piece {comp} lies on {keys}, but where says {state['where'][comp]}"
-                        seen[comp] = [name, owner, state["where"][comp][2]]
-                    else:
-                        assert len(keys) == 1, f"component {comp} lies on several cells {keys}"
+                    if len(keys) == 1 and not isinstance(state["where"][comp][2], list):
                         seen[comp] = [name, owner, keys[0]]
+                    else:  # a piece with faces covers a cell per face; `where` lists them in face order
+                        listed = state["where"][comp][2]
+                        assert isinstance(listed, list) and sorted(listed) == sorted(keys), \
+                            f"component {comp} covers {keys}, but where[{comp}] says {listed}"
+                        seen[comp] = [name, owner, listed]
             else:
                 for comp in part:
                     assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
@@ -112,10 +112,6 @@ def check_components(game, state, all_placed=False):
         assert not lost, f"components {lost} lie in no zone"
     for comp, where in enumerate(state["where"]):
         assert where == seen.get(comp), f"where[{comp}] is {where}, but it lies in {seen.get(comp)}"
-
-
-def state_kind(game, state, comp) -> str:
-    return game.machine.catalogue(state).kind[comp]
 
 
 def unseen_parts(game, state, seat):
