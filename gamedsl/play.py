@@ -33,6 +33,7 @@ WARN_AT = 10  # seconds left on a timed choice when the player is warned
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "moves"}
 VIEW_WORDS = {"view", "board", "look"}
+HINT_WORDS = {"hint", "hints"}
 
 
 # ---------------------------------------------------------------- bots
@@ -347,7 +348,21 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
             console.print(Text(f"  ... and {len(texts) - MAX_LISTED_MOVES} more: type a move", style="dim"))
         for hint in hints:
             console.print(Text(f"  or type: {hint}", style="bold"))
-        console.print(Text("Type a number or a move ('view' to look again, 'quit' to stop).", style="dim"))
+        asks = "'view' to look again, " + ("'hint' for the moves the rules suggest, " if hints else "")
+        console.print(Text(f"Type a number or a move ({asks}'quit' to stop).", style="dim"))
+
+    def list_offered():
+        # a typed move's suggestions (the words of a word game) only when the person asks
+        offered = [m for m in game.legal_moves(state, seat) if game.is_suggestion(state, m)]
+        if not offered:
+            console.print(Text("  the rules suggest nothing more", style="dim"))
+            return
+        first = len(moves) + 1
+        moves.extend(offered)
+        for i, m in enumerate(offered[:MAX_LISTED_MOVES], first):
+            console.print(Text(f"  {i:>3}. {game.move_text(state, m)}"))
+        if len(offered) > MAX_LISTED_MOVES:
+            console.print(Text(f"  ... and {len(offered) - MAX_LISTED_MOVES} more", style="dim"))
 
     list_moves()
     deadline = time.monotonic() + seconds if seconds is not None else None
@@ -385,6 +400,10 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
             continue
         if word in VIEW_WORDS:
             render_view(console, game, game.view(state, seat))
+            continue
+        if word in HINT_WORDS and hints:
+            if not any(game.is_suggestion(state, m) for m in moves):
+                list_offered()
             continue
         if said.isdigit():
             k = int(said)

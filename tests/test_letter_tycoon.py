@@ -116,3 +116,19 @@ def test_the_engine_promises_hold_in_a_checked_game(game):
     for move in played:
         state = game.apply(state, move)
     assert rp.dump(state) == rp.dump(final)
+
+
+def test_a_person_who_asks_for_a_hint_sees_the_suggested_words_and_may_pick_one(game):
+    import io
+    import re
+    from gamedsl.play import play_game
+    out = io.StringIO()
+    outcome = play_game(game, ["human", "random"], seed=2, out=out, inp=io.StringIO("hint\n2\nquit\n"))
+    text = out.getvalue()
+    assert outcome.abandoned
+    before_hint = text.split("P1> ")[0]
+    assert "'hint' for the moves the rules" in before_hint
+    assert not re.search(r"\d+\. build ", before_hint)            # no word shown before asking
+    hinted = re.search(r" 2\. (build \S+)", text)
+    assert hinted, "the hint lists the suggested builds after the listed moves"
+    assert f"P1: {hinted.group(1)}" in text                        # and its number plays it
