@@ -154,9 +154,14 @@ class MctsBot:
     picks from its own statistics (decoupled UCT), so no seat's choice in the tree is
     conditioned on another's unrevealed one. Budget: `iters` iterations and/or `ms`
     milliseconds per decision (the first reached ends the search).
+
+    With `top=K`, the search at the root looks only at the K moves that a one-ply lookahead
+    (greedy's) rates best: where moves are many and the budget small, iterations go to the
+    moves worth a look instead of being spread over all of them.
     """
 
-    PARAMS = {"iters": int, "ms": float, "c": float, "depth": int, "tries": int, "seed": int}
+    PARAMS = {"iters": int, "ms": float, "c": float, "depth": int, "tries": int, "seed": int,
+              "top": int}
 
     def __init__(self, game, seat: int, seed: int, params: str = ""):
         opts = parse_params(params, self.PARAMS, "mcts")
@@ -166,9 +171,11 @@ class MctsBot:
         self.c = opts.get("c", 0.7)
         self.depth = opts.get("depth", 400)
         self.tries = opts.get("tries", 50)
+        self.top = max(0, opts.get("top", 0))
         self.rng = bot_rng(seed, seat, "mcts", opts.get("seed"))
         self.iterations = 0  # iterations run in all decisions (for benchmarks)
         self.errors = 0      # iterations abandoned because a rule failed in a sample
+        self.root_keys = None  # with `top`: the moves the root may choose among
 
     def choose(self, state: dict) -> dict:
         game, seat = self.game, self.seat
@@ -177,6 +184,9 @@ class MctsBot:
             return moves[0]
         root = _node()
         deadline = time.perf_counter() + self.ms / 1000.0 if self.ms else None
+        self.root_keys = self._shortlist(state, moves) if self.top and len(moves) > self.top else None
+        if self.root_keys is not None:
+            moves = [m for m in moves if _key(m) in self.root_keys]
         done = 0
         while (self.iters is None or done < self.iters) and (deadline is None or time.perf_counter() < deadline):
             self._iterate(root, state)
@@ -185,6 +195,18 @@ class MctsBot:
         stats = root["st"].get(seat, {})
         best = max(moves, key=lambda m: (stats.get(_key(m), (0, 0.0))[0], stats.get(_key(m), (0, 0.0))[1]))
         return best
+
+    def _shortlist(self, state: dict, moves: List[dict]) -> set:
+        """The keys of the `top` moves with the best one-ply margin in one sampled world."""
+        game, seat = self.game, self.seat
+        world = determinize(game, state, seat, self.rng, self.tries)
+        margins = []
+        for i, move in enumerate(moves):
+            after = game.apply_legal(world, move)
+            _finish_secret_choice(game, after, seat, self.rng)
+            margins.append((score_margin(game, after, seat), -i))
+        order = sorted(range(len(moves)), key=lambda i: margins[i], reverse=True)
+        return {_key(moves[i]) for i in order[:self.top]}
 
     def _select(self, stats: dict, moves: List[dict]) -> dict:
         fresh = []
@@ -220,7 +242,11 @@ class MctsBot:
                     break
                 picks = []
                 for s in waiting:
-                    picks.append((s, self._select(node["st"].setdefault(s, {}), machine.moves_for(world, s))))
+                    legal = machine.moves_for(world, s)
+                    if node is root and s == self.seat and self.root_keys is not None:
+                        # the shortlist, as far as this sampled world allows it
+                        legal = [m for m in legal if _key(m) in self.root_keys] or legal
+                    picks.append((s, self._select(node["st"].setdefault(s, {}), legal)))
                 for _, move in picks:
                     game.apply_legal(world, move, in_place=True)
                 path.append((node, picks))

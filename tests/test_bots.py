@@ -258,3 +258,16 @@ def test_apply_legal_is_apply_without_the_check():
         assert game.apply_legal(state, move) == checked
         mine = clone(state)
         assert game.apply_legal(mine, move, in_place=True) is mine and mine == checked
+
+
+def test_mcts_top_searches_only_the_moves_a_one_ply_look_rates_best(tmp_path):
+    # One iteration cannot tell the moves apart: without `top` the pick is any fresh move;
+    # with top=1 the root holds only the move with the best one-ply margin (cheer).
+    path = tmp_path / "moods.game"
+    path.write_text(MOODS + "heuristic of p: p.mood\n")
+    game = load(str(path))
+    state = game.new_game(2, 0)
+    plain = {make_bot("mcts:iters=1", game, 0, seed).choose(state)["alt"] for seed in range(12)}
+    assert plain == {"cheer", "sulk"}
+    topped = {make_bot("mcts:iters=1:top=1", game, 0, seed).choose(state)["alt"] for seed in range(12)}
+    assert topped == {"cheer"}
