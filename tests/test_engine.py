@@ -308,3 +308,15 @@ def test_an_item_past_the_end_is_a_rule_error(tmp_path):
     with pytest.raises(RuleError, match="outside this list of 2"):
         g = game_from(ITEMS.replace("seat(last(players)) - 1", "5"), tmp_path)
         g.new_game(2)
+
+
+@pytest.mark.parametrize("module", ["gamedsl.tiling", "gamedsl.wordlists", "gamedsl.builtins"])
+def test_each_module_imports_on_its_own(module):
+    # builtins and tiling import each other: whichever comes first, both must load
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=root,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
