@@ -86,14 +86,22 @@ def check_components(game, state, all_placed=False):
     """Every component in at most one place (exactly one with all_placed: for games whose
     components never leave the zones), and state['where'] says where."""
     seen = {}
+    cat = game.machine.catalogue(state)
     for name, info in game.program.zones.items():
         z = state["zones"][name]
         parts = list(enumerate(z)) if info.per_player else [(-1, z)]
         for owner, part in parts:
             if isinstance(part, dict):
+                keys_of = {}
                 for key, comp in part.items():
                     assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
-                    seen[comp] = [name, owner, key]
+                    keys_of.setdefault(comp, []).append(key)
+                for comp, keys in keys_of.items():
+                    # a piece with faces covers one cell per face, listed in face order
+                    faces = cat.faces[comp]
+                    assert faces is None and len(keys) == 1 or faces is not None and len(keys) == len(faces), \
+                        f"component {comp} covers cells {keys} of {name}"
+                    seen[comp] = [name, owner, keys if faces is not None else keys[0]]
             else:
                 for comp in part:
                     assert comp not in seen, f"component {comp} is in {seen.get(comp)} and in {name}"
