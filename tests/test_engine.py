@@ -339,3 +339,15 @@ def test_moves_are_listed_in_order_whether_or_not_a_choice_depends_on_another(tm
         assert g.machine.is_listed(s, m)
     assert not g.machine.is_listed(s, {"seat": 0, "alt": "both", "args": [1, 6]})
     assert not g.machine.is_listed(s, {"seat": 0, "alt": "pick", "args": [3, 3]})
+
+
+@pytest.mark.parametrize("module", ["gamedsl.tiling", "gamedsl.wordlists", "gamedsl.builtins"])
+def test_each_module_imports_on_its_own(module):
+    # builtins and tiling import each other: whichever comes first, both must load
+    import subprocess
+    import sys
+    from pathlib import Path
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=root,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
