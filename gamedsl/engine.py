@@ -439,6 +439,8 @@ def _typed_pattern(kind: str, enums: dict) -> str:
         return rf"\(?\s*-?[0-9]+\s*,\s*-?[0-9]+\s*\)?"
     if kind in enums:
         return "|".join(re.escape(w) for w in sorted(enums[kind], key=len, reverse=True))
+    if kind == "list of text":
+        return r".*?"  # none typed is a list too: the rules then say why it is not enough
     return r".+?"
 
 
