@@ -15,6 +15,12 @@ import attrs
 from . import rng
 from .errors import RuleError
 
+# Rules compute with small numbers (points, counts, positions). Far larger ones are a
+# runaway (x *= x in a loop), which would eat memory and time, or overflow a float:
+# they stop the rule (E504) instead. Texts and lists that grow without end likewise.
+MAX_NUMBER = 10**15
+MAX_LENGTH = 1_000_000
+
 
 @attrs.frozen
 class Builtin:
@@ -95,6 +101,13 @@ def _numbers(v, span, what):
 # ---------------------------------------------------------------- arithmetic
 
 
+def bounded(r, span):
+    """A computed number, refused (E504) beyond ±MAX_NUMBER or when it is no number at all (nan)."""
+    if not -MAX_NUMBER <= r <= MAX_NUMBER:
+        raise RuleError("E504", f"a number beyond ±{MAX_NUMBER:.0e}: the rules compute without end?", span)
+    return r
+
+
 def _num_op(f, symbol):
     def op(a, b, span):
         if not (is_number(a) and is_number(b)):
@@ -103,6 +116,9 @@ def _num_op(f, symbol):
             r = f(a, b)
         except ZeroDivisionError:
             raise RuleError("E504", f"division by zero ({plain(a)} {symbol} {plain(b)})", span) from None
+        except OverflowError:
+            r = math.inf
+        bounded(r, span)
         if isinstance(r, float) and r.is_integer() and abs(r) < 2**53:
             return int(r)
         return r
@@ -111,10 +127,10 @@ def _num_op(f, symbol):
 
 def _add(a, b, span):
     if is_number(a) and is_number(b):
-        return a + b
-    if isinstance(a, str) and isinstance(b, str):
-        return a + b
-    if isinstance(a, list) and isinstance(b, list):
+        return bounded(a + b, span)
+    if isinstance(a, str) and isinstance(b, str) or isinstance(a, list) and isinstance(b, list):
+        if len(a) + len(b) > MAX_LENGTH:
+            raise RuleError("E504", f"a text or list longer than {MAX_LENGTH:,}: the rules grow it without end?", span)
         return a + b
     raise RuleError("E504", f"cannot add {plain(a)} and {plain(b)}", span)
 
@@ -385,7 +401,7 @@ def _formable(ctx, span, words, letters, doubles=0):
 
 FUNCTIONS = {
     "len": Builtin(_len),
-    "sum": Builtin(lambda ctx, span, v: sum(_numbers(v, span, "sum"))),
+    "sum": Builtin(lambda ctx, span, v: bounded(sum(_numbers(v, span, "sum")), span)),
     "max": Builtin(lambda ctx, span, v: max(_numbers(_nonempty(v, span, "max"), span, "max")), yields="same"),
     "min": Builtin(lambda ctx, span, v: min(_numbers(_nonempty(v, span, "min"), span, "min")), yields="same"),
     "abs": Builtin(lambda ctx, span, v: abs(_numbers([v], span, "abs")[0])),

@@ -358,7 +358,9 @@ def match_template(alt, text: str) -> Optional[list]:
     for m in re.finditer(r"\{(\w+)\}", template):
         pattern += _loose(template[pos:m.start()])
         kind = types.get(m.group(1))
-        pattern += rf"(?P<{m.group(1)}>-?[0-9]+(?:\.[0-9]+)?)" if kind == "number" else rf"(?P<{m.group(1)}>.+?)"
+        # a typed number has at most 16 digits each side of the point: longer is no move (and
+        # Python would refuse to read an int of thousands of digits)
+        pattern += rf"(?P<{m.group(1)}>-?[0-9]{{1,16}}(?:\.[0-9]{{1,16}})?)" if kind == "number" else rf"(?P<{m.group(1)}>.+?)"
         pos = m.end()
     pattern += _loose(template[pos:])
     found = re.fullmatch(r"\s*" + pattern + r"\s*", text, re.I)

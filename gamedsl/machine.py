@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from . import rng
-from .builtins import cell_key, is_number, plain
+from .builtins import bounded, cell_key, is_number, plain
 from .errors import RuleError
 from .exprs import Ctx
 
@@ -226,7 +226,7 @@ class Machine:
             old = container[key]
             if not (is_number(old) and is_number(value)):
                 raise RuleError("E504", f"'{s.b}' needs numbers, not {plain(old)} and {plain(value)}", s.span)
-            value = old + value if s.b == "+=" else old - value if s.b == "-=" else old * value
+            value = bounded(old + value if s.b == "+=" else old - value if s.b == "-=" else old * value, s.span)
         if where == "start" and not (isinstance(value, int) and 0 <= value < state["n"]):
             raise RuleError("E504", "start_player must be a player", s.span)
         container[key] = value
