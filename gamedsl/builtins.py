@@ -129,8 +129,7 @@ def _add(a, b, span):
     if is_number(a) and is_number(b):
         return bounded(a + b, span)
     if isinstance(a, str) and isinstance(b, str) or isinstance(a, list) and isinstance(b, list):
-        if len(a) + len(b) > MAX_LENGTH:
-            raise RuleError("E504", f"a text or list longer than {MAX_LENGTH:,}: the rules grow it without end?", span)
+        sized(range(len(a) + len(b)), span)
         return a + b
     raise RuleError("E504", f"cannot add {plain(a)} and {plain(b)}", span)
 
@@ -321,17 +320,16 @@ def _longest_run(ctx, span, v):
 
 
 def _chain(ctx, span, v, start, jokers):
-    have = set(_numbers(v, span, "chain"))
-    length, needed, x = 0, 0, start
-    while True:
-        if x not in have:
-            needed += 1
-            if needed > jokers:
-                return length
-        length += 1
-        x += 1
-        if length > len(have) + jokers:
-            return length
+    # Counted over the numbers held, not step by step: jokers may be many (10^15).
+    jokers = max(0, math.floor(jokers))
+    offsets = sorted({h - start for h in _numbers(v, span, "chain") if h >= start and float(h - start).is_integer()})
+    length = used = 0   # the chain covers start .. start + length - 1, with `used` jokers
+    for s in offsets:
+        gap = int(s) - length   # numbers missing before this one
+        if used + gap > jokers:
+            break
+        used, length = used + gap, int(s) + 1
+    return length + (jokers - used)
 
 
 def _counts(ctx, span, v):
@@ -360,8 +358,31 @@ def _letters(ctx, span, t):
     return list(_texts(span, "letters_of", t)[0])
 
 
+def sized(v, span):
+    """A text or list built by a rule, refused (E504) when longer than MAX_LENGTH."""
+    if len(v) > MAX_LENGTH:
+        raise RuleError("E504", f"a text or list longer than {MAX_LENGTH:,}: the rules grow it without end?", span)
+    return v
+
+
 def _join(ctx, span, v, sep=""):
-    return _texts(span, "join", sep)[0].join(_texts(span, "join", *as_list(v, span)))
+    texts = _texts(span, "join", *as_list(v, span))
+    sep = _texts(span, "join", sep)[0]
+    sized(range(sum(map(len, texts)) + len(sep) * len(texts)), span)  # measured before it is built
+    return sep.join(texts)
+
+
+def _replace(ctx, span, t, old, new):
+    t, old, new = _texts(span, "replace", t, old, new)
+    grows = (t.count(old) if old else len(t) + 1) * (len(new) - len(old))
+    sized(range(len(t) + max(0, grows)), span)
+    return t.replace(old, new)
+
+
+def _flatten(ctx, span, v):
+    parts = [as_list(part, span) for part in as_list(v, span)]
+    sized(range(sum(map(len, parts))), span)
+    return [x for part in parts for x in part]
 
 
 def _split(ctx, span, t, sep):
@@ -439,13 +460,12 @@ FUNCTIONS = {
     "letters_of": Builtin(_letters),
     "upper": Builtin(lambda ctx, span, t: _texts(span, "upper", t)[0].upper()),
     "lower": Builtin(lambda ctx, span, t: _texts(span, "lower", t)[0].lower()),
-    "replace": Builtin(lambda ctx, span, t, a, b: str.replace(*_texts(span, "replace", t, a, b))),
+    "replace": Builtin(_replace),
     "starts_with": Builtin(lambda ctx, span, t, s: str.startswith(*_texts(span, "starts_with", t, s))),
     "ends_with": Builtin(lambda ctx, span, t, s: str.endswith(*_texts(span, "ends_with", t, s))),
     "join": Builtin(_join),
     "split": Builtin(_split),
-    "flatten": Builtin(lambda ctx, span, v: [x for part in as_list(v, span) for x in as_list(part, span)],
-                       yields="same"),
+    "flatten": Builtin(_flatten, yields="same"),
     "covers": Builtin(_covers),
     "without": Builtin(_without, yields="same"),
     "formable": Builtin(_formable),

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import List, Optional
 
 from . import rng
-from .builtins import bounded, cell_key, is_number, plain
+from .builtins import bounded, cell_key, is_number, plain, sized
 from .errors import RuleError
 from .exprs import Ctx
 
@@ -186,7 +186,10 @@ class Machine:
 
     # ------------------------------------------------------------ statements
     def _x_let(self, state, s):
-        self.env(state)[s.a] = s.b(self.ctx(state))
+        value = s.b(self.ctx(state))
+        if isinstance(value, (str, list)):
+            sized(value, s.span)
+        self.env(state)[s.a] = value
 
     def _x_pass(self, state, s):
         pass
@@ -227,6 +230,8 @@ class Machine:
             if not (is_number(old) and is_number(value)):
                 raise RuleError("E504", f"'{s.b}' needs numbers, not {plain(old)} and {plain(value)}", s.span)
             value = bounded(old + value if s.b == "+=" else old - value if s.b == "-=" else old * value, s.span)
+        if isinstance(value, (str, list)):
+            sized(value, s.span)  # a text or list grown in steps (replace, flatten...) stops here
         if where == "start" and not (isinstance(value, int) and 0 <= value < state["n"]):
             raise RuleError("E504", "start_player must be a player", s.span)
         container[key] = value
@@ -392,6 +397,9 @@ class Machine:
             raise RuleError("E504", f"'draw' needs a number, not {plain(n)}", s.span)
         src, dst = s.b(ctx), s.c(ctx)
         info = self.p.zones[src[0]]
+        if n > self.max_steps:  # a zone refilled from the one it is drawn to would go round for ever
+            raise RuleError("E501", f"'draw' of more than {self.max_steps} components (the step budget)", s.span,
+                            "draw fewer, or raise the step budget (--max-steps)")
         for _ in range(max(0, int(n))):
             pile = self._zone_list(state, src, s.span)
             if not pile and info.refill:

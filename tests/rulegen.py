@@ -236,6 +236,10 @@ class _Typed:
                 "move pile to deck",
                 f"bump(current, {self.num(d, local)})",
                 "next turn left_of(current)",
+                f"draw {self.num(d, local)} from deck to pile",
+                f"counter = chain([c.value for c in pile], 0, {self.num(d, local)})",
+                f"counter = len(flatten([[c.value for c in pile], [{self.num(d, local)}]]))",
+                f'say replace(text({self.num(d, local)}), "1", "{r.choice(UNICODE_TEXTS)}")',
                 "pass",
                 "end game",
             ])]
