@@ -46,8 +46,8 @@ def _outcomes(source: str, count: int) -> dict:
 
 
 def test_random_walks_of_the_grammar_end_in_diagnostics_or_a_game():
-    counts = _outcomes("walk", 300)
-    assert sum(counts.values()) == 300
+    counts = _outcomes("walk", 1000)
+    assert sum(counts.values()) == 1000
 
 
 def test_walks_reach_past_the_parser():
@@ -65,12 +65,12 @@ def test_walks_reach_past_the_parser():
 
 
 def test_typed_games_end_in_diagnostics_or_a_game_and_most_are_played():
-    counts = _outcomes("typed", 120)
+    counts = _outcomes("typed", 200)
     assert counts.get("played", 0) + counts.get("rule", 0) > 40, counts
 
 
 def test_mutants_of_every_real_file_end_in_diagnostics_or_a_game():
-    counts = _outcomes("mutant", 500)
+    counts = _outcomes("mutant", 1200)
     assert counts.get("played", 0) > 10, counts
 
 
