@@ -239,7 +239,7 @@ def check_players(g: Globals) -> List[Diagnostic]:
         return [Diagnostic("E303", f"'players {d.low}..{d.high}' is not a range of player "
                            f"counts (from 1 to {MAX_PLAYERS})", d.span if d.span.line == d.span.end_line
                            else head_span(d.span, 7), "write 'players LOW..HIGH' with "
-                           "1 <= LOW <= HIGH")]
+                           f"1 <= LOW <= HIGH <= {MAX_PLAYERS}")]
     return []
 
 
