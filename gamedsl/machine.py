@@ -18,10 +18,11 @@ from typing import List, Optional
 from . import rng
 from .builtins import bounded, cell_key, is_number, plain, sized
 from .errors import RuleError
-from .exprs import Ctx
+from .exprs import MAX_WORK, Ctx
 
 DEFAULT_MAX_STEPS = 200_000
 DEFAULT_MAX_TURNS = 5_000
+MAX_MOVES = 100_000   # legal moves of one choice: more is a mistake, and would fill the memory
 _LOOPS = ("for", "while", "rep")
 
 
@@ -489,6 +490,11 @@ class Machine:
             raise RuleError("E504", f"the choices for '{param.name}' must be a list, not {plain(domain)}", alt.span)
         if i == len(alt.params) - 1:
             # The last parameter: one loop instead of a call per value (the hot spot of listing moves).
+            # Each combination tried counts as work: parameters over long lists multiply.
+            ctx.work += len(domain)
+            if ctx.work > MAX_WORK:
+                raise RuleError("E501", f"listing the moves of this choice tried more than {MAX_WORK:,} "
+                                "combinations of its parameters", alt.span)
             name, guard = param.name, alt.guard
             for value in domain:
                 ctx.env[name] = value
@@ -496,6 +502,9 @@ class Machine:
                     out.append({"seat": seat, "alt": alt.name, "args": args + [value]})
                     if first_only:
                         break
+                    if len(out) > MAX_MOVES:
+                        raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
+                                        "narrow its parameters' lists, or ask in two steps")
             ctx.env.pop(name, None)
             return
         for value in domain:
