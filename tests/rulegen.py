@@ -265,7 +265,7 @@ class _Typed:
         out += [f'{pad}  play(c{d} in current.hand) "play {{c{d}}}":', f"{pad}    move c{d} to pile"]
         out += self.stmts(ind + 2, d + 1, f"c{d}")
         if r.random() < 0.5:
-            out += [f'{pad}  take(n{d} in range(1, {r.choice(["3", "opt", "len(deck)"])})) "take {{n{d}}}" '
+            out += [f'{pad}  take(n{d} in range(1, {r.choice(["3", "opt", "len(deck)", self.num(d + 1)])})) "take {{n{d}}}" '
                     f"if {self.cond(d + 1)}:", f"{pad}    counter += n{d}"]
         out += [f'{pad}  rest "{r.choice(["rest", "pass", "ねる"])}":']
         out += self.stmts(ind + 2, d + 1, local, n=1)
