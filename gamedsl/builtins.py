@@ -332,16 +332,27 @@ def _chain(ctx, span, v, start, jokers):
     return length + (jokers - used)
 
 
+def _same(x):
+    """A key equal for equal values (2 and 2.0 alike), so counting and taking out items is
+    one pass over a list, not a search of it per item (lists may hold 100,000 items)."""
+    if isinstance(x, float) and x.is_integer():
+        return repr(int(x))
+    if isinstance(x, list):
+        return "[" + ",".join(_same(v) for v in x) + "]"
+    if isinstance(x, dict):
+        return "{" + ",".join(f"{k!r}:{_same(v)}" for k, v in x.items()) + "}"
+    return repr(x)
+
+
 def _counts(ctx, span, v):
-    out: list = []
+    out: dict = {}
     for x in as_list(v, span):
-        for pair in out:
-            if pair[0] == x:
-                pair[1] += 1
-                break
+        key = _same(x)
+        if key in out:
+            out[key][1] += 1
         else:
-            out.append([x, 1])
-    return out
+            out[key] = [x, 1]
+    return list(out.values())
 
 
 # ---------------------------------------------------------------- texts and multisets
@@ -392,19 +403,31 @@ def _split(ctx, span, t, sep):
 
 
 def _without(ctx, span, items, taken):
-    out = list(as_list(items, span))
+    # each item of `taken` takes out the first equal item still there
+    owed: dict = {}
     for x in as_list(taken, span):
-        if x in out:
-            out.remove(x)
+        key = _same(x)
+        owed[key] = owed.get(key, 0) + 1
+    out = []
+    for x in as_list(items, span):
+        key = _same(x)
+        if owed.get(key):
+            owed[key] -= 1
+        else:
+            out.append(x)
     return out
 
 
 def _covers(ctx, span, items, wanted):
-    left = list(as_list(items, span))
+    have: dict = {}
+    for x in as_list(items, span):
+        key = _same(x)
+        have[key] = have.get(key, 0) + 1
     for x in as_list(wanted, span):
-        if x not in left:
+        key = _same(x)
+        if not have.get(key):
             return False
-        left.remove(x)
+        have[key] -= 1
     return True
 
 

@@ -20,9 +20,10 @@ from .wordlists import ListError
 Fn = Callable[["Ctx"], object]
 
 MAX_CALL_DEPTH = 200
-# Values one expression may compute (def calls, items of comprehensions and sorts) before it
-# is taken for a runaway: a def that calls itself twice per call is only n deep, yet takes
-# 2**n calls, which neither the step budget nor the depth limit would stop.
+# Values one expression may go through (def calls, items of comprehensions and sorts, the
+# lists given to functions and to 'in') before it is taken for a runaway: a def that calls
+# itself twice per call is only n deep, yet takes 2**n calls, which neither the step budget
+# nor the depth limit would stop. The real games need less than 200,000.
 MAX_WORK = 2_000_000
 
 
@@ -235,10 +236,25 @@ class ExprCompiler:
                     raise RuleError("E210", f"'{e.name}' is random and cannot be used here", span)
                 return impl(ctx, span, *[a(ctx) for a in args])
             return impure
+        # A function's work is about the length of the lists it is given: charged to the
+        # expression, so one called on a long list for each item of it stops (E501).
         if len(args) == 1:
             a0 = args[0]
-            return lambda ctx: impl(ctx, span, a0(ctx))
-        return lambda ctx: impl(ctx, span, *[a(ctx) for a in args])
+
+            def call1(ctx):
+                v = a0(ctx)
+                if type(v) is list:
+                    _charge(ctx, len(v), span)
+                return impl(ctx, span, v)
+            return call1
+
+        def call(ctx):
+            values = [a(ctx) for a in args]
+            for v in values:
+                if type(v) is list:
+                    _charge(ctx, len(v), span)
+            return impl(ctx, span, *values)
+        return call
 
     def _call_def(self, e, scope):
         fn_decl = self.d.defs[e.name]
@@ -303,6 +319,8 @@ class ExprCompiler:
                 container = right(ctx)
                 if container is None:
                     raise RuleError("E504", "'in' needs a list or a text, not none", span)
+                if type(container) is list:
+                    _charge(ctx, len(container), span)
                 return (left(ctx) in container) == want
             return member
         f = B.ORDER[op]
@@ -422,10 +440,16 @@ class ExprCompiler:
         return sort
 
 
+def _charge(ctx, work: int, span) -> None:
+    ctx.work += work
+    if ctx.work > MAX_WORK:
+        _runaway(span)
+
+
 def _runaway(span):
-    raise RuleError("E501", f"an expression computed more than {MAX_WORK:,} values: a function that "
-                    "calls itself more than once, or lists within lists without end?", span,
-                    "give the recursion a case that stops, or compute the value in steps")
+    raise RuleError("E501", f"an expression went through more than {MAX_WORK:,} values: a function "
+                    "that calls itself more than once, or long lists gone through for each item of "
+                    "another?", span, "give the recursion a case that stops, or compute the value in steps")
 
 
 def _is_enum(t) -> bool:
