@@ -30,6 +30,7 @@ class Machine:
     def __init__(self, program, max_steps: int = DEFAULT_MAX_STEPS):
         self.p = program
         self.max_steps = max_steps
+        self._drawn = 0   # components drawn in the current run(), counted against max_steps
         self.handlers = {name[3:]: getattr(self, name) for name in dir(self) if name.startswith("_x_")}
 
     # ------------------------------------------------------------ state helpers
@@ -50,6 +51,7 @@ class Machine:
     def run(self, state: dict, stop_depth: Optional[int] = None) -> None:
         """Run until a decision is pending or the game is over (or the stack is back to stop_depth)."""
         steps = 0
+        self._drawn = 0
         stack = state["stack"]
         flow = state["flow"]
         while state["pending"] is None and not flow["over"]:
@@ -398,10 +400,14 @@ class Machine:
             raise RuleError("E504", f"'draw' needs a number, not {plain(n)}", s.span)
         src, dst = s.b(ctx), s.c(ctx)
         info = self.p.zones[src[0]]
-        if n > self.max_steps:  # a zone refilled from the one it is drawn to would go round for ever
-            raise RuleError("E501", f"'draw' of more than {self.max_steps} components (the step budget)", s.span,
-                            "draw fewer, or raise the step budget (--max-steps)")
-        for _ in range(max(0, int(n))):
+        for _ in range(max(0, int(min(n, self.max_steps + 1)))):
+            # Each component drawn is a step: a zone refilled from the one it is drawn to would
+            # otherwise go round for ever within one statement (or one per loop step).
+            self._drawn += 1
+            if self._drawn > self.max_steps:
+                raise RuleError("E501", f"the rules drew more than {self.max_steps} components without "
+                                "waiting for a player (the step budget)", s.span,
+                                "draw fewer, or raise the step budget (--max-steps)")
             pile = self._zone_list(state, src, s.span)
             if not pile and info.refill:
                 refill = (info.refill, src[1] if self.p.zones[info.refill].per_player else -1)
