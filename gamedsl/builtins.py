@@ -15,6 +15,12 @@ import attrs
 from . import rng
 from .errors import RuleError
 
+# Rules compute with small numbers (points, counts, positions). Far larger ones are a
+# runaway (x *= x in a loop), which would eat memory and time, or overflow a float:
+# they stop the rule (E504) instead. Texts and lists that grow without end likewise.
+MAX_NUMBER = 10**15
+MAX_LENGTH = 1_000_000
+
 
 @attrs.frozen
 class Builtin:
@@ -95,6 +101,13 @@ def _numbers(v, span, what):
 # ---------------------------------------------------------------- arithmetic
 
 
+def bounded(r, span):
+    """A computed number, refused (E504) beyond ±MAX_NUMBER or when it is no number at all (nan)."""
+    if not -MAX_NUMBER <= r <= MAX_NUMBER:
+        raise RuleError("E504", f"a number beyond ±{MAX_NUMBER:.0e}: the rules compute without end?", span)
+    return r
+
+
 def _num_op(f, symbol):
     def op(a, b, span):
         if not (is_number(a) and is_number(b)):
@@ -103,6 +116,9 @@ def _num_op(f, symbol):
             r = f(a, b)
         except ZeroDivisionError:
             raise RuleError("E504", f"division by zero ({plain(a)} {symbol} {plain(b)})", span) from None
+        except OverflowError:
+            r = math.inf
+        bounded(r, span)
         if isinstance(r, float) and r.is_integer() and abs(r) < 2**53:
             return int(r)
         return r
@@ -111,10 +127,9 @@ def _num_op(f, symbol):
 
 def _add(a, b, span):
     if is_number(a) and is_number(b):
-        return a + b
-    if isinstance(a, str) and isinstance(b, str):
-        return a + b
-    if isinstance(a, list) and isinstance(b, list):
+        return bounded(a + b, span)
+    if isinstance(a, str) and isinstance(b, str) or isinstance(a, list) and isinstance(b, list):
+        sized(range(len(a) + len(b)), span)
         return a + b
     raise RuleError("E504", f"cannot add {plain(a)} and {plain(b)}", span)
 
@@ -305,29 +320,39 @@ def _longest_run(ctx, span, v):
 
 
 def _chain(ctx, span, v, start, jokers):
-    have = set(_numbers(v, span, "chain"))
-    length, needed, x = 0, 0, start
-    while True:
-        if x not in have:
-            needed += 1
-            if needed > jokers:
-                return length
-        length += 1
-        x += 1
-        if length > len(have) + jokers:
-            return length
+    # Counted over the numbers held, not step by step: jokers may be many (10^15).
+    jokers = max(0, math.floor(jokers))
+    offsets = sorted({h - start for h in _numbers(v, span, "chain") if h >= start and float(h - start).is_integer()})
+    length = used = 0   # the chain covers start .. start + length - 1, with `used` jokers
+    for s in offsets:
+        gap = int(s) - length   # numbers missing before this one
+        if used + gap > jokers:
+            break
+        used, length = used + gap, int(s) + 1
+    return length + (jokers - used)
+
+
+def _same(x):
+    """A key equal for equal values (2 and 2.0 alike), so counting and taking out items is
+    one pass over a list, not a search of it per item (lists may hold 100,000 items)."""
+    if isinstance(x, float) and x.is_integer():
+        return repr(int(x))
+    if isinstance(x, list):
+        return "[" + ",".join(_same(v) for v in x) + "]"
+    if isinstance(x, dict):
+        return "{" + ",".join(f"{k!r}:{_same(v)}" for k, v in x.items()) + "}"
+    return repr(x)
 
 
 def _counts(ctx, span, v):
-    out: list = []
+    out: dict = {}
     for x in as_list(v, span):
-        for pair in out:
-            if pair[0] == x:
-                pair[1] += 1
-                break
+        key = _same(x)
+        if key in out:
+            out[key][1] += 1
         else:
-            out.append([x, 1])
-    return out
+            out[key] = [x, 1]
+    return list(out.values())
 
 
 # ---------------------------------------------------------------- texts and multisets
@@ -344,8 +369,31 @@ def _letters(ctx, span, t):
     return list(_texts(span, "letters_of", t)[0])
 
 
+def sized(v, span):
+    """A text or list built by a rule, refused (E504) when longer than MAX_LENGTH."""
+    if len(v) > MAX_LENGTH:
+        raise RuleError("E504", f"a text or list longer than {MAX_LENGTH:,}: the rules grow it without end?", span)
+    return v
+
+
 def _join(ctx, span, v, sep=""):
-    return _texts(span, "join", sep)[0].join(_texts(span, "join", *as_list(v, span)))
+    texts = _texts(span, "join", *as_list(v, span))
+    sep = _texts(span, "join", sep)[0]
+    sized(range(sum(map(len, texts)) + len(sep) * len(texts)), span)  # measured before it is built
+    return sep.join(texts)
+
+
+def _replace(ctx, span, t, old, new):
+    t, old, new = _texts(span, "replace", t, old, new)
+    grows = (t.count(old) if old else len(t) + 1) * (len(new) - len(old))
+    sized(range(len(t) + max(0, grows)), span)
+    return t.replace(old, new)
+
+
+def _flatten(ctx, span, v):
+    parts = [as_list(part, span) for part in as_list(v, span)]
+    sized(range(sum(map(len, parts))), span)
+    return [x for part in parts for x in part]
 
 
 def _split(ctx, span, t, sep):
@@ -355,19 +403,31 @@ def _split(ctx, span, t, sep):
 
 
 def _without(ctx, span, items, taken):
-    out = list(as_list(items, span))
+    # each item of `taken` takes out the first equal item still there
+    owed: dict = {}
     for x in as_list(taken, span):
-        if x in out:
-            out.remove(x)
+        key = _same(x)
+        owed[key] = owed.get(key, 0) + 1
+    out = []
+    for x in as_list(items, span):
+        key = _same(x)
+        if owed.get(key):
+            owed[key] -= 1
+        else:
+            out.append(x)
     return out
 
 
 def _covers(ctx, span, items, wanted):
-    left = list(as_list(items, span))
+    have: dict = {}
+    for x in as_list(items, span):
+        key = _same(x)
+        have[key] = have.get(key, 0) + 1
     for x in as_list(wanted, span):
-        if x not in left:
+        key = _same(x)
+        if not have.get(key):
             return False
-        left.remove(x)
+        have[key] -= 1
     return True
 
 
@@ -413,7 +473,7 @@ def _reads(ctx, span, words, w, letters):
 
 FUNCTIONS = {
     "len": Builtin(_len),
-    "sum": Builtin(lambda ctx, span, v: sum(_numbers(v, span, "sum"))),
+    "sum": Builtin(lambda ctx, span, v: bounded(sum(_numbers(v, span, "sum")), span)),
     "max": Builtin(lambda ctx, span, v: max(_numbers(_nonempty(v, span, "max"), span, "max")), yields="same"),
     "min": Builtin(lambda ctx, span, v: min(_numbers(_nonempty(v, span, "min"), span, "min")), yields="same"),
     "abs": Builtin(lambda ctx, span, v: abs(_numbers([v], span, "abs")[0])),
@@ -451,13 +511,12 @@ FUNCTIONS = {
     "letters_of": Builtin(_letters),
     "upper": Builtin(lambda ctx, span, t: _texts(span, "upper", t)[0].upper()),
     "lower": Builtin(lambda ctx, span, t: _texts(span, "lower", t)[0].lower()),
-    "replace": Builtin(lambda ctx, span, t, a, b: str.replace(*_texts(span, "replace", t, a, b))),
+    "replace": Builtin(_replace),
     "starts_with": Builtin(lambda ctx, span, t, s: str.startswith(*_texts(span, "starts_with", t, s))),
     "ends_with": Builtin(lambda ctx, span, t, s: str.endswith(*_texts(span, "ends_with", t, s))),
     "join": Builtin(_join),
     "split": Builtin(_split),
-    "flatten": Builtin(lambda ctx, span, v: [x for part in as_list(v, span) for x in as_list(part, span)],
-                       yields="same"),
+    "flatten": Builtin(_flatten, yields="same"),
     "covers": Builtin(_covers),
     "without": Builtin(_without, yields="same"),
     "formable": Builtin(_formable),

@@ -14,6 +14,8 @@ from .checker_tables import build_table
 from .diagnostics import Diagnostic, did_you_mean
 from .signatures import BUILTIN_NAMES, BUILTINS
 
+MAX_GRID_CELLS = 100_000
+MAX_PLAYERS = 100  # a table, not a stadium: every state holds a list per player
 ZONE_WORDS = ("public", "hidden", "owner", "grid")
 VISIBILITY = ("public", "hidden", "owner")
 VAR_FLAGS = ("secret",)
@@ -233,11 +235,11 @@ def check_players(g: Globals) -> List[Diagnostic]:
         return [Diagnostic("E302", "the game does not say how many players it takes",
                            A.Span(g.file, 1, 1, 1, 2), "add a line such as 'players 2..4'")]
     d = decls[0]
-    if d.low < 1 or d.low > d.high:
+    if d.low < 1 or d.low > d.high or d.high > MAX_PLAYERS:
         return [Diagnostic("E303", f"'players {d.low}..{d.high}' is not a range of player "
-                           "counts", d.span if d.span.line == d.span.end_line
+                           f"counts (from 1 to {MAX_PLAYERS})", d.span if d.span.line == d.span.end_line
                            else head_span(d.span, 7), "write 'players LOW..HIGH' with "
-                           "1 <= LOW <= HIGH")]
+                           f"1 <= LOW <= HIGH <= {MAX_PLAYERS}")]
     return []
 
 
@@ -348,6 +350,10 @@ def _check_zone_flags(g: Globals, d: A.ZoneDecl) -> List[Diagnostic]:
         elif f.word == "grid" and isinstance(f.arg, tuple) and min(f.arg) < 1:
             diags.append(Diagnostic("E313", f"a grid of {f.arg[0]} by {f.arg[1]} has no cells",
                                     f.span))
+        elif f.word == "grid" and isinstance(f.arg, tuple) and f.arg[0] * f.arg[1] > MAX_GRID_CELLS:
+            # cells(), empty_cells() and lines() list every cell: a board this large would stall them
+            diags.append(Diagnostic("E313", f"a grid of {f.arg[0]} by {f.arg[1]} has more than "
+                                    f"{MAX_GRID_CELLS:,} cells", f.span))
         elif f.word == "sorted":
             _check_sorted_by(g, d, zone, f, diags)
         elif f.word == "refill":

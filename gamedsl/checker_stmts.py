@@ -347,7 +347,7 @@ def check_alternatives(alts, env: Env, loops) -> None:
             expect_bool(alt.guard, guard_env, "a choice's condition")
             if alt.refusal is not None:
                 expect_type(alt.refusal, guard_env, T.TEXT, "what a refused move is told ('else')")
-        if alt.suggest is not None and typed:
+        if alt.suggest is not None and typed and len(typed) == len(alt.params):  # else E315 above
             types = [typed[p.name] for p in alt.params]
             want = T.List(types[0] if len(types) == 1 else T.Tuple(tuple(types)))
             outer = env.child(pure="in a choice's suggestions")

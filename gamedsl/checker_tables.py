@@ -36,6 +36,12 @@ def build_table(g: Globals, decl: A.TableDecl) -> TableInfo:
             diags.append(Diagnostic("E301", f"table {decl.name} has two columns named "
                                     f"'{col.name}'", col.span))
         seen.setdefault(col.name, col)
+    typed = [c for row in rows for c in row if isinstance(c, A.Column)]
+    for cell in typed:
+        diags.append(Diagnostic("E309", "only the header row gives a column its type ('name: type')",
+                                cell.span, "write the value alone in the rows below the header"))
+    if typed:
+        rows = [row for row in rows if not any(isinstance(c, A.Column) for c in row)]
     for row in rows:
         if len(row) != len(columns) and row:
             diags.append(Diagnostic(

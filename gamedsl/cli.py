@@ -89,10 +89,26 @@ def _options(pairs: List[str]) -> dict:
     return options
 
 
-def _load(path: str):
+def max_steps(args) -> Optional[int]:
+    """The step budget asked for with --max-steps (None: the engine's default)."""
+    value = getattr(args, "max_steps", None)
+    if value is not None and value < 1:
+        raise CliError("--max-steps must be at least 1")
+    return value
+
+
+def add_max_steps(p) -> None:
+    from .machine import DEFAULT_MAX_STEPS
+
+    p.add_argument("--max-steps", type=int, default=None, metavar="N",
+                   help="statements the rules may run without waiting for a player before they are "
+                        f"stopped as a runaway loop (error E501; default {DEFAULT_MAX_STEPS:,})")
+
+
+def _load(path: str, steps: Optional[int] = None):
     from .loader import load
 
-    game = load(path)
+    game = load(path, max_steps=steps)
     warnings = getattr(game, "warnings", [])
     if warnings:
         n = len(warnings)
@@ -108,7 +124,7 @@ def cmd_play(args) -> int:
     options = _options(args.option)
     if args.max_turns is not None and args.max_turns < 1:
         raise CliError("--max-turns must be at least 1")
-    game = _load(args.file)
+    game = _load(args.file, max_steps(args))
     n = len(seats)
     if not game.min_players <= n <= game.max_players:
         span = (f"{game.min_players}" if game.min_players == game.max_players
@@ -167,8 +183,9 @@ def cmd_test(args) -> int:
         from .scenario import run_paths
     except ImportError as err:
         raise CliError(f"scenario tests are not available: {err}", 1) from None
+    steps = max_steps(args)
     out = _Tail(sys.stdout)
-    passed, failed = run_paths(args.paths, out)
+    passed, failed = run_paths(args.paths, out, max_steps=steps)
     summary = f"{passed} passed, {failed} failed"
     if out.last_line().strip() != summary:  # the runner may already have said it
         print(summary)
@@ -246,6 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="print every move, also when only bots play")
     p.add_argument("--no-timer", action="store_true",
                    help="no clock on timed choices: humans have all the time they want (bots ignore timers anyway)")
+    add_max_steps(p)
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("replay", help="replay a game log move by move and print the result")
@@ -255,6 +273,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("test", help="run scenario tests (files or directories)")
     p.add_argument("paths", nargs="+", metavar="PATH")
+    add_max_steps(p)
     p.set_defaults(func=cmd_test)
 
     p = sub.add_parser("rules", help="write a game's rules as a readable Markdown rulebook")

@@ -428,7 +428,9 @@ def match_template(alt, text: str, enums: Optional[dict] = None) -> Optional[lis
     return [_typed_value(t, found.group(p.name).strip(), enums) for p, t in zip(alt.params, alt.typed)]
 
 
-_NUMBER = r"-?[0-9]+(?:\.[0-9]+)?"
+# a typed number has at most 16 digits each side of the point: longer is no move (and Python
+# would refuse to read an int of thousands of digits)
+_NUMBER = r"-?[0-9]{1,16}(?:\.[0-9]{1,16})?"
 _LIST_SEPARATORS = r"[\s,、，]+"  # commas (also the Japanese ones) or spaces between typed texts
 
 
@@ -436,7 +438,7 @@ def _typed_pattern(kind: str, enums: dict) -> str:
     if kind == "number":
         return _NUMBER
     if kind == "cell":
-        return rf"\(?\s*-?[0-9]+\s*,\s*-?[0-9]+\s*\)?"
+        return rf"\(?\s*-?[0-9]{{1,16}}\s*,\s*-?[0-9]{{1,16}}\s*\)?"
     if kind in enums:
         return "|".join(re.escape(w) for w in sorted(enums[kind], key=len, reverse=True))
     if kind == "list of text":

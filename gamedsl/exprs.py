@@ -20,16 +20,21 @@ from .wordlists import ListError
 Fn = Callable[["Ctx"], object]
 
 MAX_CALL_DEPTH = 200
+# Values one expression may go through (def calls, items of comprehensions and sorts, the
+# lists given to functions and to 'in') before it is taken for a runaway: a def that calls
+# itself twice per call is only n deep, yet takes 2**n calls, which neither the step budget
+# nor the depth limit would stop. The real games need less than 200,000.
+MAX_WORK = 2_000_000
 
 
 class Ctx:
     """What an expression reads: the program, the state, the local names, the catalogue."""
 
-    __slots__ = ("program", "state", "env", "cat", "pure", "depth", "memo")
+    __slots__ = ("program", "state", "env", "cat", "pure", "depth", "memo", "work")
 
     def __init__(self, program, state, env, cat, pure=False):
         self.program, self.state, self.env, self.cat = program, state, env, cat
-        self.pure, self.depth = pure, 0
+        self.pure, self.depth, self.work = pure, 0, 0
         # Listing legal moves reads a state that does not change meanwhile, and a def sees
         # only its arguments and the state: there, each def's value for the same arguments
         # is computed once (a dict here; None elsewhere).
@@ -256,10 +261,25 @@ class ExprCompiler:
                     raise RuleError("E210", f"'{e.name}' is random and cannot be used here", span)
                 return impl(ctx, span, *[a(ctx) for a in args])
             return impure
+        # A function's work is about the length of the lists it is given: charged to the
+        # expression, so one called on a long list for each item of it stops (E501).
         if len(args) == 1:
             a0 = args[0]
-            return lambda ctx: impl(ctx, span, a0(ctx))
-        return lambda ctx: impl(ctx, span, *[a(ctx) for a in args])
+
+            def call1(ctx):
+                v = a0(ctx)
+                if type(v) is list:
+                    _charge(ctx, len(v), span)
+                return impl(ctx, span, v)
+            return call1
+
+        def call(ctx):
+            values = [a(ctx) for a in args]
+            for v in values:
+                if type(v) is list:
+                    _charge(ctx, len(v), span)
+            return impl(ctx, span, *values)
+        return call
 
     def _call_def(self, e, scope):
         fn_decl = self.d.defs[e.name]
@@ -280,6 +300,9 @@ class ExprCompiler:
             return _run_def(ctx, values)
 
         def _run_def(ctx, values):
+            ctx.work += 1
+            if ctx.work > MAX_WORK:
+                _runaway(span)
             body = body_holder.get(e.name)
             if body is None:
                 body = body_holder[e.name] = self.expr(fn_decl.body, set(names))
@@ -290,6 +313,10 @@ class ExprCompiler:
             ctx.depth += 1
             try:
                 return body(ctx)
+            except RecursionError:
+                # Python's own stack ran out before MAX_CALL_DEPTH (a def whose body nests
+                # deeply): the same runaway. The innermost call with room to spare reports it.
+                raise RuleError("E502", f"'{e.name}' calls itself too deeply", span) from None
             finally:
                 ctx.depth -= 1
                 ctx.env, ctx.pure = saved_env, saved_pure
@@ -325,6 +352,8 @@ class ExprCompiler:
                 container = right(ctx)
                 if container is None:
                     raise RuleError("E504", "'in' needs a list or a text, not none", span)
+                if type(container) is list:
+                    _charge(ctx, len(container), span)
                 return (left(ctx) in container) == want
             return member
         f = B.ORDER[op]
@@ -394,8 +423,12 @@ class ExprCompiler:
             env = ctx.env
             had, old = var in env, env.get(var)
             out = []
+            items = B.as_list(source(ctx), e.span)
+            ctx.work += len(items)
+            if ctx.work > MAX_WORK:
+                _runaway(e.span)
             try:
-                for item in B.as_list(source(ctx), e.span):
+                for item in items:
                     env[var] = item
                     if cond is None or cond(ctx):
                         out.append(element(ctx))
@@ -416,6 +449,9 @@ class ExprCompiler:
 
         def sort(ctx):
             items = B.as_list(source(ctx), span)
+            ctx.work += len(items)
+            if ctx.work > MAX_WORK:
+                _runaway(span)
             env = ctx.env
             had, old = var in env, env.get(var)
             try:
@@ -435,6 +471,18 @@ class ExprCompiler:
                 raise RuleError("E504", "sort keys must be numbers, texts or bools of one kind", span) from None
             return [item for item, _ in computed]
         return sort
+
+
+def _charge(ctx, work: int, span) -> None:
+    ctx.work += work
+    if ctx.work > MAX_WORK:
+        _runaway(span)
+
+
+def _runaway(span):
+    raise RuleError("E501", f"an expression went through more than {MAX_WORK:,} values: a function "
+                    "that calls itself more than once, or long lists gone through for each item of "
+                    "another?", span, "give the recursion a case that stops, or compute the value in steps")
 
 
 def _is_enum(t) -> bool:

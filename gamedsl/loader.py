@@ -45,6 +45,8 @@ def read_text(path: Path, span: Optional[A.Span] = None) -> str:
 
 def beside(base: Path, name: str, span: Optional[A.Span]) -> Path:
     """A file named in a rule file: only beside it (or below it), never elsewhere."""
+    if "\x00" in name:  # no file is called that (and the system refuses to look)
+        raise GameError([Diagnostic("E001", "a file name cannot hold a NUL character", span)])
     rel = Path(name)
     if rel.is_absolute() or ".." in rel.parts or name.startswith("~") or "\\" in name:
         raise GameError([Diagnostic("E007", f"'{name}': a game may only name files beside it "

@@ -14,18 +14,20 @@ copied or replayed at any point mid-turn.
 from __future__ import annotations
 
 from itertools import product
+from math import prod
 from typing import List, Optional
 
 from . import rng
-from .builtins import check_cell, cell_key, is_number, plain
+from .builtins import bounded, cell_key, check_cell, is_number, plain, sized
 from .errors import RuleError
-from .exprs import Ctx
+from .exprs import MAX_WORK, Ctx
 
 # The `alt` of the move a client sends when a timed choice's clock runs out: a move's name is
 # a NAME of the rules, which never holds '@', so it cannot be mistaken for an alternative.
 TIMEOUT = "@timeout"
 DEFAULT_MAX_STEPS = 200_000
 DEFAULT_MAX_TURNS = 5_000
+MAX_MOVES = 100_000   # legal moves of one choice: more is a mistake, and would fill the memory
 _LOOPS = ("for", "while", "rep")
 
 
@@ -33,6 +35,7 @@ class Machine:
     def __init__(self, program, max_steps: int = DEFAULT_MAX_STEPS):
         self.p = program
         self.max_steps = max_steps
+        self._drawn = 0   # components drawn in the current run(), counted against max_steps
         self.handlers = {name[3:]: getattr(self, name) for name in dir(self) if name.startswith("_x_")}
 
     # ------------------------------------------------------------ state helpers
@@ -53,6 +56,7 @@ class Machine:
     def run(self, state: dict, stop_depth: Optional[int] = None) -> None:
         """Run until a decision is pending or the game is over (or the stack is back to stop_depth)."""
         steps = 0
+        self._drawn = 0
         stack = state["stack"]
         flow = state["flow"]
         while state["pending"] is None and not flow["over"]:
@@ -190,7 +194,10 @@ class Machine:
 
     # ------------------------------------------------------------ statements
     def _x_let(self, state, s):
-        self.env(state)[s.a] = s.b(self.ctx(state))
+        value = s.b(self.ctx(state))
+        if isinstance(value, (str, list)):
+            sized(value, s.span)
+        self.env(state)[s.a] = value
 
     def _x_pass(self, state, s):
         pass
@@ -230,7 +237,9 @@ class Machine:
             old = container[key]
             if not (is_number(old) and is_number(value)):
                 raise RuleError("E504", f"'{s.b}' needs numbers, not {plain(old)} and {plain(value)}", s.span)
-            value = old + value if s.b == "+=" else old - value if s.b == "-=" else old * value
+            value = bounded(old + value if s.b == "+=" else old - value if s.b == "-=" else old * value, s.span)
+        if isinstance(value, (str, list)):
+            sized(value, s.span)  # a text or list grown in steps (replace, flatten...) stops here
         if where == "start" and not (isinstance(value, int) and 0 <= value < state["n"]):
             raise RuleError("E504", "start_player must be a player", s.span)
         container[key] = value
@@ -421,7 +430,14 @@ class Machine:
             raise RuleError("E504", f"'draw' needs a number, not {plain(n)}", s.span)
         src, dst = s.b(ctx), s.c(ctx)
         info = self.p.zones[src[0]]
-        for _ in range(max(0, int(n))):
+        for _ in range(max(0, int(min(n, self.max_steps + 1)))):
+            # Each component drawn is a step: a zone refilled from the one it is drawn to would
+            # otherwise go round for ever within one statement (or one per loop step).
+            self._drawn += 1
+            if self._drawn > self.max_steps:
+                raise RuleError("E501", f"the rules drew more than {self.max_steps} components without "
+                                "waiting for a player (the step budget)", s.span,
+                                "draw fewer, or raise the step budget (--max-steps)")
             pile = self._zone_list(state, src, s.span)
             if not pile and info.refill:
                 refill = (info.refill, src[1] if self.p.zones[info.refill].per_player else -1)
@@ -525,17 +541,30 @@ class Machine:
         if guard is None:
             if first_only:
                 out.append({"seat": seat, "alt": name, "args": [d[0] for d in domains]})
-            else:
-                out.extend({"seat": seat, "alt": name, "args": list(args)} for args in product(*domains))
+                return
+            if len(out) + prod(len(d) for d in domains) > MAX_MOVES:
+                raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
+                                "narrow its parameters' lists, or ask in two steps")
+            out.extend({"seat": seat, "alt": name, "args": list(args)} for args in product(*domains))
             return
         env, names = ctx.env, [param.name for param in alt.params]
+        # each combination tried counts as work, as in the step-by-step listing
+        work_left = MAX_WORK - ctx.work
         for args in product(*domains):
+            work_left -= 1
+            if work_left < 0:
+                raise RuleError("E501", f"listing the moves of this choice tried more than {MAX_WORK:,} "
+                                "combinations of its parameters", alt.span)
             for n, v in zip(names, args):
                 env[n] = v
             if guard(ctx):
                 out.append({"seat": seat, "alt": name, "args": list(args)})
                 if first_only:
                     break
+                if len(out) > MAX_MOVES:
+                    raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
+                                    "narrow its parameters' lists, or ask in two steps")
+        ctx.work = MAX_WORK - work_left
         for n in names:
             env.pop(n, None)
 
@@ -555,6 +584,11 @@ class Machine:
             raise RuleError("E504", f"the choices for '{param.name}' must be a list, not {plain(domain)}", alt.span)
         if i == len(alt.params) - 1:
             # The last parameter: one loop instead of a call per value (the hot spot of listing moves).
+            # Each combination tried counts as work: parameters over long lists multiply.
+            ctx.work += len(domain)
+            if ctx.work > MAX_WORK:
+                raise RuleError("E501", f"listing the moves of this choice tried more than {MAX_WORK:,} "
+                                "combinations of its parameters", alt.span)
             name, guard = param.name, alt.guard
             for value in domain:
                 ctx.env[name] = value
@@ -562,6 +596,9 @@ class Machine:
                     out.append({"seat": seat, "alt": alt.name, "args": args + [value]})
                     if first_only:
                         break
+                    if len(out) > MAX_MOVES:
+                        raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
+                                        "narrow its parameters' lists, or ask in two steps")
             ctx.env.pop(name, None)
             return
         for value in domain:

@@ -112,21 +112,22 @@ def _game_span(path: str, text: str) -> A.Span:
 _GAMES: Dict[tuple, object] = {}  # loaded games, by path and modification time
 
 
-def _load(path: Path):
+def _load(path: Path, max_steps: Optional[int] = None):
     from .loader import load
 
     stat = path.stat()
-    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    key = (str(path), stat.st_mtime_ns, stat.st_size, max_steps)
     if key not in _GAMES:
-        _GAMES[key] = load(str(path))
+        _GAMES[key] = load(str(path), max_steps=max_steps)
     return _GAMES[key]
 
 
 # ---------------------------------------------------------------- running
 
 
-def run_file(path: str, text: Optional[str] = None) -> List[Result]:
-    """Run every scenario of one file; a file that cannot be run at all is one failed Result."""
+def run_file(path: str, text: Optional[str] = None, max_steps: Optional[int] = None) -> List[Result]:
+    """Run every scenario of one file; a file that cannot be run at all is one failed Result.
+    max_steps: the game's step budget (None: the engine's default)."""
     try:
         if text is None:
             text = Path(path).read_text("utf-8")
@@ -141,7 +142,7 @@ def run_file(path: str, text: Optional[str] = None) -> List[Result]:
                        'a scenario file begins with the game it tests: game "relative/path.game"')]
     span = _game_span(path, text)
     try:
-        game = _load(_game_path(Path(path), tree.game, span))
+        game = _load(_game_path(Path(path), tree.game, span), max_steps)
     except _Failed as err:
         return [Result(path, False, path, span.line, span.col, err.reason)]
     except GameError as err:
@@ -463,7 +464,7 @@ def _rule_failed(path: str, span: A.Span, prefix: str, err: RuleError) -> "_Fail
 # ---------------------------------------------------------------- the command line
 
 
-def run_paths(paths: List[str], out: TextIO = sys.stdout) -> Tuple[int, int]:
+def run_paths(paths: List[str], out: TextIO = sys.stdout, max_steps: Optional[int] = None) -> Tuple[int, int]:
     """Run every scenario file in `paths` (directories are searched); print results; (passed, failed)."""
     passed = failed = 0
     files = find_files(paths)
@@ -476,7 +477,7 @@ def run_paths(paths: List[str], out: TextIO = sys.stdout) -> Tuple[int, int]:
             failed += 1
             continue
         print(f"{path}", file=out)
-        for result in run_file(path):
+        for result in run_file(path, max_steps=max_steps):
             print(str(result), file=out)
             if result.passed:
                 passed += 1

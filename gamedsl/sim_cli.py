@@ -12,6 +12,7 @@ from .logs import CliError
 
 def _spec(args, path: str, options: dict):
     from .bots import split_spec
+    from .cli import max_steps
     from .play import parse_seats, seat_kinds
     from .simulate import SimSpec
 
@@ -26,7 +27,7 @@ def _spec(args, path: str, options: dict):
     if args.max_turns is not None and args.max_turns < 1:
         raise CliError("--max-turns must be at least 1")
     return SimSpec(path=path, seats=seats, games=args.n, seed=args.seed, options=options,
-                   max_turns=args.max_turns or 5000, rotate=args.rotate)
+                   max_turns=args.max_turns or 5000, rotate=args.rotate, max_steps=max_steps(args))
 
 
 def _check_players(game, spec) -> None:
@@ -81,7 +82,7 @@ def cmd_simulate(args) -> int:
     from .report import build, render
 
     spec = _spec(args, args.file, _options(args.option))
-    game = _load(args.file)
+    game = _load(args.file, spec.max_steps)
     _check_players(game, spec)
     sim = _run(spec, args.jobs, args.quiet)
     report = build(sim, game)
@@ -106,7 +107,7 @@ def cmd_compare(args) -> int:
     runs = []
     for side, path, opts in (("A", args.file_a, opts_a), ("B", file_b, opts_b)):
         spec = _spec(args, path, opts)
-        game = _load(path)
+        game = _load(path, spec.max_steps)
         _check_players(game, spec)
         sim = _run(spec, args.jobs, args.quiet, label=f"draft {side}")
         runs.append((sim, build(sim, game)))
@@ -137,6 +138,9 @@ def _common(p) -> None:
     p.add_argument("--max-turns", type=int, default=None, metavar="N", help="stop a game as unfinished after N turns")
     p.add_argument("--no-plots", action="store_true", help="write no PNG plots")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    from .cli import add_max_steps
+
+    add_max_steps(p)
 
 
 def add_commands(sub) -> None:

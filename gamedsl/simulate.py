@@ -30,6 +30,7 @@ class SimSpec:
     options: dict = attrs.Factory(dict)
     max_turns: int = 5000
     rotate: bool = False
+    max_steps: Optional[int] = None   # the step budget (None: the engine's default)
 
 
 @attrs.define
@@ -97,7 +98,7 @@ def _init_worker(spec: SimSpec, game=None) -> None:
     from .loader import load
 
     if game is None:
-        game = load(spec.path)
+        game = load(spec.path, max_steps=spec.max_steps)
     _WORKER.update(game=game, coverage=Coverage(game), spec=spec)
 
 
@@ -113,7 +114,7 @@ def run(spec: SimSpec, jobs: Optional[int] = None,
     """Play the run's games on `jobs` processes (default: every core; 1: in this process)."""
     from .loader import load
 
-    game = load(spec.path)  # errors in the file surface here, before any worker starts
+    game = load(spec.path, max_steps=spec.max_steps)  # errors in the file surface here, before any worker starts
     resolved = game.resolve_options(spec.options)
     jobs = max(1, min(jobs or os.cpu_count() or 1, spec.games or 1))
     started = time.perf_counter()

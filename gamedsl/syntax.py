@@ -22,10 +22,14 @@ from lark.indenter import DedentError, Indenter
 
 from . import ast as A
 from .diagnostics import Diagnostic
-from .to_ast import ToAst, NotCallable, finish_calls
+from .builtins import MAX_NUMBER
+from .to_ast import ToAst, NotCallable, NumberTooLarge, finish_calls
 
 MAX_SOURCE_BYTES = 4 * 1024 * 1024
 MAX_NESTING = 60  # indentation levels and brackets: deeper input is refused, not recursed into
+# Levels of the parse tree. Chains without brackets (1 + 1 + ... or - - - 1) nest too, and
+# every later pass recurses over the tree: the real games need fewer than 20.
+MAX_TREE_DEPTH = 150
 
 
 class _Indenter(Indenter):
@@ -255,6 +259,17 @@ def _too_deep(source: str) -> Optional[int]:
     return None
 
 
+def _tree_too_deep(tree) -> Optional[int]:
+    """The line of a subtree deeper than MAX_TREE_DEPTH, found without recursing."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            return getattr(node.meta, "line", 1) if not node.meta.empty else 1
+        stack.extend((c, depth + 1) for c in node.children if isinstance(c, lark.Tree))
+    return None
+
+
 def parse(source: str, path: str = "<text>", start: str = "game_file") -> Tuple[Optional[object], List[Diagnostic]]:
     """Parse rule (or scenario) text. Returns (tree or None, diagnostics)."""
     if len(source.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
@@ -271,6 +286,10 @@ def parse(source: str, path: str = "<text>", start: str = "game_file") -> Tuple[
         return None, [_syntax_diagnostic(err, source, path)]
     except RecursionError:
         return None, [Diagnostic("E005", "the rule text is nested too deeply to read", A.Span(path, 1, 1, 1, 2))]
+    deep = _tree_too_deep(tree)
+    if deep:
+        return None, [Diagnostic("E005", f"an expression nested deeper than {MAX_TREE_DEPTH} levels",
+                                 A.Span(path, deep, 1, deep, 2), "split it with 'let' or functions")]
     to_ast = ToAst(path)
     try:
         result = to_ast.transform(tree)
@@ -278,6 +297,12 @@ def parse(source: str, path: str = "<text>", start: str = "game_file") -> Tuple[
         inner = err.orig_exc
         if isinstance(inner, NotCallable):
             return None, [Diagnostic("E003", "only a named function or procedure can be called", inner.span)]
+        if isinstance(inner, NumberTooLarge):
+            tok = inner.tok
+            span = A.Span(path, tok.line, tok.column, tok.end_line or tok.line,
+                          min(tok.end_column or tok.column + 1, tok.column + 40))
+            return None, [Diagnostic("E010", f"a number larger than {MAX_NUMBER:,}", span,
+                                     "rules count with smaller numbers")]
         raise
     diags: List[Diagnostic] = list(to_ast.diags)
     result = finish_calls(result, diags)

@@ -12,12 +12,24 @@ import attrs
 from lark import Token, Transformer, v_args
 
 from . import ast as A
+from .builtins import MAX_NUMBER
 from .diagnostics import Diagnostic
 
+
+class NumberTooLarge(Exception):
+    """A number written larger than the engine computes with (see builtins.MAX_NUMBER)."""
+
+    def __init__(self, tok: Token):
+        super().__init__(str(tok))
+        self.tok = tok
 
 
 def _num(tok: Token):
     text = str(tok)
+    whole = text.split(".")[0].lstrip("0") or "0"
+    # Checked on the digits first: Python refuses to read an int of more than 4300 digits.
+    if len(whole) > len(str(MAX_NUMBER)) or int(whole) > MAX_NUMBER:
+        raise NumberTooLarge(tok)
     return float(text) if "." in text else int(text)
 
 

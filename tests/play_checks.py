@@ -114,6 +114,45 @@ def check_components(game, state, all_placed=False):
         assert where == seen.get(comp), f"where[{comp}] is {where}, but it lies in {seen.get(comp)}"
 
 
+def _values(v):
+    """Every number, text or bool inside a value (lists and rows opened)."""
+    if isinstance(v, list):
+        for x in v:
+            yield from _values(x)
+    elif isinstance(v, dict):
+        for x in v.values():
+            yield from _values(x)
+    else:
+        yield v
+
+
+def check_declared_values(game, state):
+    """What the rules declare bounds for stays within them. The language declares no bounds
+    on variables (a `number` is any number), so this is what can be checked of every game:
+    options keep values their declaration allows; a variable of players or components holds
+    only seats and components that exist (or none); every number is finite and within the
+    engine's ±MAX_NUMBER; whose turn it is and who starts are seats."""
+    from gamedsl.builtins import MAX_NUMBER, is_number
+
+    n, components = state["n"], len(state["where"])
+    for name, spec in game.program.options.items():
+        assert spec.accepts(state["options"][name]), f"option {name} is {state['options'][name]!r}"
+    assert 0 <= state["flow"]["current"] < n and 0 <= state["flow"]["start"] < n, "the turn is at no seat"
+    pvars = state["pvars"]
+    for var in game.program.global_vars + game.program.player_vars:
+        per_player = var in game.program.player_vars
+        value = pvars[var.name] if per_player else state["vars"][var.name]
+        if per_player:
+            assert isinstance(value, list) and len(value) == n, f"player var {var.name} is not one per player"
+        for x in _values(value):
+            if var.kind == "player":
+                assert x is None or isinstance(x, int) and 0 <= x < n, f"{var.name} holds {x!r}, no seat"
+            elif var.kind == "component":
+                assert x is None or isinstance(x, int) and 0 <= x < components, f"{var.name} holds {x!r}, no component"
+            elif is_number(x):
+                assert -MAX_NUMBER <= x <= MAX_NUMBER, f"{var.name} holds {x!r}"
+
+
 def unseen_parts(game, state, seat):
     """(zone, owner) pairs whose contents `seat` may not see."""
     out = []
@@ -203,6 +242,7 @@ def play(game, players, seed, checks=True, options=None, check_every=1, sample_a
         if checking:
             check_components(game, state, all_placed)
             check_views_hide(game, state, rnd)
+            check_declared_values(game, state)
         if game.is_over(state):
             break
         moves = game.legal_moves(state)

@@ -97,3 +97,36 @@ def test_the_component_check_catches_a_lost_or_doubled_component():
     lost["where"][deck[-1]] = None
     with pytest.raises(AssertionError, match="lie in no zone"):
         check_components(game, lost, all_placed=True)
+
+
+def test_the_declared_values_check_catches_a_value_out_of_bounds():
+    """Options out of their declaration, seats and components that do not exist, runaway
+    numbers: each is caught (the check is not vacuous)."""
+    from play_checks import check_declared_values
+
+    game = load(str(ROOT / "games" / "legendary_inventors.game"))
+    state = game.new_game(3, 0)
+    check_declared_values(game, state)
+    player_var = next(v.name for v in game.program.global_vars if v.kind == "player")
+    number_var = next(v.name for v in game.program.player_vars if v.kind == "value"
+                      and isinstance(state["pvars"][v.name][0], int))
+    broken = []
+    seat = json.loads(json.dumps(state))
+    seat["vars"][player_var] = 3
+    broken.append((seat, "no seat"))
+    huge = json.loads(json.dumps(state))
+    huge["pvars"][number_var][1] = 10 ** 16
+    broken.append((huge, number_var))
+    turn = json.loads(json.dumps(state))
+    turn["flow"]["current"] = -1
+    broken.append((turn, "no seat"))
+    for changed, message in broken:
+        with pytest.raises(AssertionError, match=message):
+            check_declared_values(game, changed)
+
+    cards = load(str(ROOT / "examples" / "high_card.game"))   # a game with options: target 10..50
+    state = cards.new_game(2, 0)
+    check_declared_values(cards, state)
+    state["options"]["target"] = 51
+    with pytest.raises(AssertionError, match="option target"):
+        check_declared_values(cards, state)
