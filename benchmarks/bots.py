@@ -1,4 +1,4 @@
-"""Bot strength and speed: `python benchmarks/bots.py [-n N] [--iters I] [--jobs J] [FILE...]`.
+"""Bot strength and speed: `python benchmarks/bots.py [-n N] [--iters I | --mcts SPEC] [--jobs J] [FILE...]`.
 
 For each game (default: every file in games/ and examples/), at 2 players (or the least
 the game allows): mcts's win rate against random and against greedy over N games each
@@ -69,13 +69,16 @@ def main() -> None:
     ap.add_argument("files", nargs="*")
     ap.add_argument("-n", type=int, default=100, help="games per match (default 100)")
     ap.add_argument("--iters", type=int, default=200, help="mcts iterations per decision (default 200)")
+    ap.add_argument("--mcts", default=None,
+                    help="the whole mcts seat spec, e.g. mcts:iters=100:top=4 (overrides --iters)")
+    ap.add_argument("--players", type=int, default=None, help="players per game (default 2, or the least allowed)")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", default=None, help="also write the figures to this file")
     args = ap.parse_args()
     files = args.files or sorted(glob.glob(str(ROOT / "games" / "**" / "*.game"), recursive=True)
                                  + glob.glob(str(ROOT / "examples" / "*.game")))
-    mcts = f"mcts:iters={args.iters}"
+    mcts = args.mcts or f"mcts:iters={args.iters}"
     print(f"Python {platform.python_version()} on {platform.machine()}; {mcts}; {args.n} games per match, "
           "seats rotated\n")
     print("| game | players | mcts vs random | mcts vs greedy | mcts decision | mcts iterations/s |")
@@ -83,7 +86,7 @@ def main() -> None:
     out = {}
     for path in files:
         game = load(path)
-        n = players_for(game)
+        n = args.players or players_for(game)
         vs_random = match(path, n, mcts, "random", args.n, args.jobs, args.seed)
         vs_greedy = match(path, n, mcts, "greedy", args.n, args.jobs, args.seed)
         timing = decision_time(path, n, mcts)
