@@ -21,6 +21,7 @@ import time
 from typing import Callable, Dict, List, Optional
 
 from .determinize import determinize
+from .engine import clone
 from .logs import CliError
 
 
@@ -158,10 +159,15 @@ class MctsBot:
     With `top=K`, the search at the root looks only at the K moves that a one-ply lookahead
     (greedy's) rates best: where moves are many and the budget small, iterations go to the
     moves worth a look instead of being spread over all of them.
+
+    `worlds=K` (default 64) samples at most K determinizations per decision and then cycles
+    through them: a sample that must match declared public facts may take many draws, and a
+    long search gains little from its thousandth world over its sixty-fourth. 0 draws a new
+    world for every iteration.
     """
 
     PARAMS = {"iters": int, "ms": float, "c": float, "depth": int, "tries": int, "seed": int,
-              "top": int}
+              "top": int, "worlds": int}
 
     def __init__(self, game, seat: int, seed: int, params: str = ""):
         opts = parse_params(params, self.PARAMS, "mcts")
@@ -172,6 +178,8 @@ class MctsBot:
         self.depth = opts.get("depth", 400)
         self.tries = opts.get("tries", 50)
         self.top = max(0, opts.get("top", 0))
+        self.worlds = max(0, opts.get("worlds", 64))
+        self._pool: List[dict] = []  # this decision's determinizations, while `worlds` allows
         self.rng = bot_rng(seed, seat, "mcts", opts.get("seed"))
         self.iterations = 0  # iterations run in all decisions (for benchmarks)
         self.errors = 0      # iterations abandoned because a rule failed in a sample
@@ -183,6 +191,7 @@ class MctsBot:
         if len(moves) == 1:
             return moves[0]
         root = _node()
+        self._pool = []
         deadline = time.perf_counter() + self.ms / 1000.0 if self.ms else None
         self.root_keys = self._shortlist(state, moves) if self.top and len(moves) > self.top else None
         if self.root_keys is not None:
@@ -208,6 +217,16 @@ class MctsBot:
         order = sorted(range(len(moves)), key=lambda i: margins[i], reverse=True)
         return {_key(moves[i]) for i in order[:self.top]}
 
+    def _world(self, state: dict) -> dict:
+        """A determinization of the root to play this iteration in (its own copy)."""
+        pool = self._pool
+        if self.worlds and len(pool) >= self.worlds:
+            return clone(pool[self.rng.randrange(len(pool))])
+        world = determinize(self.game, state, self.seat, self.rng, self.tries)
+        if self.worlds:
+            pool.append(clone(world))
+        return world
+
     def _select(self, stats: dict, moves: List[dict]) -> dict:
         fresh = []
         best, best_value = None, -1.0
@@ -232,7 +251,7 @@ class MctsBot:
         from .errors import RuleError
 
         game, machine, rng = self.game, self.game.machine, self.rng
-        world = determinize(game, state, self.seat, rng, self.tries)
+        world = self._world(state)
         path = []
         node = root
         try:

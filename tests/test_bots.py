@@ -271,3 +271,29 @@ def test_mcts_top_searches_only_the_moves_a_one_ply_look_rates_best(tmp_path):
     assert plain == {"cheer", "sulk"}
     topped = {make_bot("mcts:iters=1:top=1", game, 0, seed).choose(state)["alt"] for seed in range(12)}
     assert topped == {"cheer"}
+
+
+def test_mcts_worlds_caps_the_determinizations_drawn_per_decision(monkeypatch):
+    import gamedsl.bots as bots_module
+
+    game = load(str(ROOT / "examples" / "high_card.game"))
+    state = game.new_game(2, 4)
+    drawn = []
+
+    def counting(*args, **kwargs):
+        drawn.append(1)
+        return determinize(*args, **kwargs)
+
+    monkeypatch.setattr(bots_module, "determinize", counting)
+    for spec, most in (("mcts:iters=40:worlds=3", 3), ("mcts:iters=40:worlds=0", 40), ("mcts:iters=40", 40)):
+        drawn.clear()
+        bot = make_bot(spec, game, 0, 1)
+        move = bot.choose(state)
+        assert move in game.legal_moves(state, 0)
+        assert len(drawn) == most, spec
+    # the pool is per decision: a second decision draws its own worlds
+    drawn.clear()
+    bot = make_bot("mcts:iters=40:worlds=3", game, 0, 1)
+    bot.choose(state)
+    bot.choose(state)
+    assert len(drawn) == 6
