@@ -217,32 +217,46 @@ class MctsBot:
         order = sorted(range(len(moves)), key=lambda i: margins[i], reverse=True)
         return {_key(moves[i]) for i in order[:self.top]}
 
-    def _world(self, state: dict) -> dict:
-        """A determinization of the root to play this iteration in (its own copy)."""
+    def _world(self, state: dict):
+        """A determinization of the root to play this iteration in (its own copy), and the
+        root's moves listed in that world so far (seat -> (moves, keys)), shared by every
+        iteration played in a copy of the same world."""
         pool = self._pool
         if self.worlds and len(pool) >= self.worlds:
-            return clone(pool[self.rng.randrange(len(pool))])
-        world = determinize(self.game, state, self.seat, self.rng, self.tries)
+            world, root_moves = pool[self.rng.randrange(len(pool))]
+            return clone(world), root_moves
+        world, root_moves = determinize(self.game, state, self.seat, self.rng, self.tries), {}
         if self.worlds:
-            pool.append(clone(world))
-        return world
+            pool.append((clone(world), root_moves))
+        return world, root_moves
 
-    def _select(self, stats: dict, moves: List[dict]) -> dict:
+    def _root_moves(self, world: dict, seat: int, cache: dict):
+        """The seat's legal moves at the root of this world and their keys (listed once per world)."""
+        listed = cache.get(seat)
+        if listed is None:
+            legal = self.game.machine.moves_for(world, seat)
+            if seat == self.seat and self.root_keys is not None:
+                # the shortlist, as far as this sampled world allows it
+                legal = [m for m in legal if _key(m) in self.root_keys] or legal
+            listed = cache[seat] = (legal, [_key(m) for m in legal])
+        return listed
+
+    def _select(self, stats: dict, moves: List[dict], keys: List[str]):
+        """The move UCB picks (a fresh one first, at random) and its key."""
         fresh = []
         best, best_value = None, -1.0
-        log = math.log
-        for m in moves:
-            k = _key(m)
+        log, sqrt, c = math.log, math.sqrt, self.c
+        for m, k in zip(moves, keys):
             e = stats.get(k)
             if e is None:
                 e = stats[k] = [0, 0.0, 0]
             e[2] += 1
             if e[0] == 0:
-                fresh.append(m)
+                fresh.append((m, k))
             elif not fresh:
-                value = e[1] / e[0] + self.c * math.sqrt(log(e[2]) / e[0])
+                value = e[1] / e[0] + c * sqrt(log(e[2]) / e[0])
                 if value > best_value:
-                    best, best_value = m, value
+                    best, best_value = (m, k), value
         if fresh:
             return self.rng.choice(fresh)
         return best
@@ -251,7 +265,7 @@ class MctsBot:
         from .errors import RuleError
 
         game, machine, rng = self.game, self.game.machine, self.rng
-        world = self._world(state)
+        world, root_moves = self._world(state)
         path = []
         node = root
         try:
@@ -261,15 +275,18 @@ class MctsBot:
                     break
                 picks = []
                 for s in waiting:
-                    legal = machine.moves_for(world, s)
-                    if node is root and s == self.seat and self.root_keys is not None:
-                        # the shortlist, as far as this sampled world allows it
-                        legal = [m for m in legal if _key(m) in self.root_keys] or legal
-                    picks.append((s, self._select(node["st"].setdefault(s, {}), legal)))
-                for _, move in picks:
-                    game.apply_legal(world, move, in_place=True)
+                    if node is root:
+                        legal, keys = self._root_moves(world, s, root_moves)
+                    else:
+                        legal = machine.moves_for(world, s)
+                        keys = [_key(m) for m in legal]
+                    move, key = self._select(node["st"].setdefault(s, {}), legal, keys)
+                    picks.append((s, move, key))
+                for _, move, _ in picks:
+                    # a copy: the root's listed moves serve every iteration in this world
+                    game.apply_legal(world, clone(move) if node is root else move, in_place=True)
                 path.append((node, picks))
-                joint = "|".join(_key(m) for _, m in picks)
+                joint = "|".join(key for _, _, key in picks)
                 child = node["ch"].get(joint)
                 if child is None:
                     node["ch"][joint] = _node()
@@ -287,8 +304,8 @@ class MctsBot:
             return
         reward = rewards(game, world)
         for node, picks in path:
-            for s, move in picks:
-                e = node["st"][s][_key(move)]
+            for s, _, key in picks:
+                e = node["st"][s][key]
                 e[0] += 1
                 e[1] += reward[s]
 
