@@ -356,7 +356,9 @@ class Machine:
             if cell is None:
                 raise RuleError("E504", f"'{name}' is a grid: say where, with 'at (x, y)'", span)
             faces = cat.faces[comp]
-            many = isinstance(cell, list) and bool(cell) and isinstance(cell[0], list)
+            if cell == []:
+                raise RuleError("E504", "'at' was given an empty list of cells", span)
+            many = isinstance(cell, list) and isinstance(cell[0], list)
             cells = cell if many else [cell]
             if faces is None and many:
                 raise RuleError("E504", f"a {cat.kind[comp]} covers one cell (its kind has no faces)", span)

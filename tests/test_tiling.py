@@ -167,6 +167,8 @@ def test_the_wrong_number_of_cells_is_refused(pieces, fresh):
         run(pieces, fresh, "move t12() to board at [(0, 0), (1, 0), (2, 0)]")
     with pytest.raises(RuleError, match="covers one cell"):
         run(pieces, fresh, "move first(stone) to board at [(0, 0), (1, 0)]")
+    with pytest.raises(RuleError, match="an empty list of cells"):
+        run(pieces, fresh, "move t12() to board at []")
     with pytest.raises(RuleError, match="outside the 3 by 2 grid"):
         run(pieces, fresh, "move t12() to small at [(2, 1), (3, 1)]")
 
