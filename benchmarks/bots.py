@@ -72,6 +72,8 @@ def main() -> None:
     ap.add_argument("--mcts", default=None,
                     help="the whole mcts seat spec, e.g. mcts:iters=100:top=4 (overrides --iters)")
     ap.add_argument("--players", type=int, default=None, help="players per game (default 2, or the least allowed)")
+    ap.add_argument("--against", default="random,greedy",
+                    help="the opponents to play, comma-separated (default random,greedy; to split a long run)")
     ap.add_argument("--jobs", type=int, default=None)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", default=None, help="also write the figures to this file")
@@ -87,11 +89,14 @@ def main() -> None:
     for path in files:
         game = load(path)
         n = args.players or players_for(game)
-        vs_random = match(path, n, mcts, "random", args.n, args.jobs, args.seed)
-        vs_greedy = match(path, n, mcts, "greedy", args.n, args.jobs, args.seed)
+        against = args.against.split(",")
+        vs_random = match(path, n, mcts, "random", args.n, args.jobs, args.seed) if "random" in against else None
+        vs_greedy = match(path, n, mcts, "greedy", args.n, args.jobs, args.seed) if "greedy" in against else None
         timing = decision_time(path, n, mcts)
 
         def cell(m):
+            if m is None:
+                return "-"
             err = f", {m['errors']} failed" if m["errors"] else ""
             return f"{100 * m['rate']:.0f}% [{100 * m['ci95'][0]:.0f}–{100 * m['ci95'][1]:.0f}]{err}"
 
