@@ -514,8 +514,9 @@ class Machine:
         ctx.memo = {}
         out: list = []
         if first_only:
-            # a typed move's suggestions may be a bot's whole search: look at listed moves first
-            alts = sorted(alts, key=lambda a: a.typed is not None)
+            # Cheapest first: an alternative with nothing to choose and no condition is a move
+            # at once; a typed move's suggestions may be a bot's whole search, so they come last.
+            alts = sorted(alts, key=lambda a: 2 if a.typed is not None else (0 if not a.params and a.guard is None else 1))
         for alt in alts:
             if alt.fixed:
                 self._product(ctx, alt, seat, out, first_only)
