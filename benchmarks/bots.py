@@ -72,6 +72,8 @@ def main() -> None:
     ap.add_argument("--mcts", default=None,
                     help="the whole mcts seat spec, e.g. mcts:iters=100:top=4 (overrides --iters)")
     ap.add_argument("--players", type=int, default=None, help="players per game (default 2, or the least allowed)")
+    ap.add_argument("--timing-games", type=int, default=3,
+                    help="games of mcts against random to time its decisions (default 3; 0: no timing)")
     ap.add_argument("--against", default="random,greedy",
                     help="the opponents to play, comma-separated (default random,greedy; to split a long run)")
     ap.add_argument("--jobs", type=int, default=None)
@@ -92,7 +94,8 @@ def main() -> None:
         against = args.against.split(",")
         vs_random = match(path, n, mcts, "random", args.n, args.jobs, args.seed) if "random" in against else None
         vs_greedy = match(path, n, mcts, "greedy", args.n, args.jobs, args.seed) if "greedy" in against else None
-        timing = decision_time(path, n, mcts)
+        timing = decision_time(path, n, mcts, args.timing_games) if args.timing_games else \
+            {"decisions": 0, "mean_ms": None, "iterations_per_second": None}
 
         def cell(m):
             if m is None:
