@@ -224,7 +224,9 @@ class MctsBot:
         pool = self._pool
         if self.worlds and len(pool) >= self.worlds:
             world, root_moves = pool[self.rng.randrange(len(pool))]
-            return clone(world), root_moves
+            world = clone(world)
+            world["rng"] = self.rng.getrandbits(64)  # the hidden cards repeat; the future draws need not
+            return world, root_moves
         world, root_moves = determinize(self.game, state, self.seat, self.rng, self.tries), {}
         if self.worlds:
             pool.append((clone(world), root_moves))
