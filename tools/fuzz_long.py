@@ -2,6 +2,7 @@
 games of every game in games/ and examples/ with the engine's invariant checks.
 
     python tools/fuzz_long.py --files 100000 --games 10000 --minutes 60 --jobs 1
+    python tools/fuzz_long.py --files 0 --games 10000 --only letter_tycoon,wordomino --jobs 2
 
 Rule files come from tests/rulegen.py (grammar walks, typed templates, mutations of the
 real files); each must end in diagnostics, a game or a rule error, within --timeout
@@ -152,6 +153,8 @@ def main(argv=None) -> int:
     ap.add_argument("--memory", type=int, default=2048, help="MiB of memory per worker (default 2048; 0: no limit)")
     ap.add_argument("--check-every", type=int, default=4, help="steps between full checks in games (default 4)")
     ap.add_argument("--sample-apply", type=int, default=8, help="legal moves tried at each checked step (default 8)")
+    ap.add_argument("--only", default="",
+                    help="play only the games whose path contains one of these, comma-separated (default: all)")
     ap.add_argument("--out", default="fuzz-crashes", help="where crashes and summary.json go (default ./fuzz-crashes)")
     args = ap.parse_args(argv)
     for name in ("files", "games", "jobs", "timeout", "check_every", "sample_apply"):
@@ -164,6 +167,11 @@ def main(argv=None) -> int:
     import rulegen
 
     games = [str(p) for p in rulegen.real_games()]
+    if args.only:
+        wanted = [w.strip() for w in args.only.split(",") if w.strip()]
+        games = [g for g in games if any(w in g for w in wanted)]
+        if not games:
+            ap.error(f"--only {args.only}: no game in games/ or examples/ matches")
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     began = time.time()
