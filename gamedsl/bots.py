@@ -160,8 +160,8 @@ class MctsBot:
     (greedy's) rates best: where moves are many and the budget small, iterations go to the
     moves worth a look instead of being spread over all of them.
 
-    `worlds=K` (default 64) samples at most K determinizations per decision and then cycles
-    through them: a sample that must match declared public facts may take many draws, and a
+    `worlds=K` (default 64) samples at most K determinizations per decision and then plays in
+    copies of them, picked at random: a sample that must match declared public facts may take many draws, and a
     long search gains little from its thousandth world over its sixty-fourth. 0 draws a new
     world for every iteration.
     """
@@ -179,7 +179,7 @@ class MctsBot:
         self.tries = opts.get("tries", 50)
         self.top = max(0, opts.get("top", 0))
         self.worlds = max(0, opts.get("worlds", 64))
-        self._pool: List[dict] = []  # this decision's determinizations, while `worlds` allows
+        self._pool: list = []  # this decision's (world, root moves) pairs, while `worlds` allows
         self.rng = bot_rng(seed, seat, "mcts", opts.get("seed"))
         self.iterations = 0  # iterations run in all decisions (for benchmarks)
         self.errors = 0      # iterations abandoned because a rule failed in a sample
