@@ -14,7 +14,7 @@ import attrs
 from . import ast as A
 from .diagnostics import Diagnostic, GameError
 from .errors import RuleError
-from .syntax import MAX_SOURCE_BYTES, parse
+from .ast_cache import MAX_SOURCE_BYTES, parse
 from .tablefiles import parse_csv
 from .wordlists import Folding, option_in_name, word_list
 

@@ -30,7 +30,7 @@ from . import ast as A
 from .diagnostics import Diagnostic, GameError, render_all
 from .engine import is_timeout_text
 from .errors import MoveError, RuleError
-from .syntax import parse
+from .ast_cache import parse
 
 SCENARIO_SUFFIX = ".scenario"
 # Names an `expect` may use besides p1..pN and the game's own names.

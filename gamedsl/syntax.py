@@ -10,8 +10,6 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-from importlib import resources
-from pathlib import Path
 from typing import List, Optional, Tuple
 
 import lark
@@ -21,11 +19,11 @@ from lark.exceptions import (UnexpectedCharacters, UnexpectedEOF, UnexpectedInpu
 from lark.indenter import DedentError, Indenter
 
 from . import ast as A
+from .ast_cache import MAX_SOURCE_BYTES, grammar_text, private_folder
 from .diagnostics import Diagnostic
 from .builtins import MAX_NUMBER
 from .to_ast import ToAst, NotCallable, NumberTooLarge, finish_calls
 
-MAX_SOURCE_BYTES = 4 * 1024 * 1024
 MAX_NESTING = 60  # indentation levels and brackets: deeper input is refused, not recursed into
 # Levels of the parse tree. Chains without brackets (1 + 1 + ... or - - - 1) nest too, and
 # every later pass recurses over the tree: the real games need fewer than 20.
@@ -41,26 +39,12 @@ class _Indenter(Indenter):
     tab_len = 4
 
 
-def grammar_text() -> str:
-    """The grammar, from the installed package data or, in a checkout, from grammar/."""
-    try:
-        return resources.files("gamedsl.grammar").joinpath("gamedsl.lark").read_text("utf-8")
-    except (ModuleNotFoundError, FileNotFoundError, OSError):
-        here = Path(__file__).resolve().parent.parent / "grammar" / "gamedsl.lark"
-        return here.read_text("utf-8")
-
-
 def _cache_file(grammar: str):
     """Where the built parser is kept between runs: building it costs ~0.3 s of every
-    `gamedsl check`. A private folder (mode 0700), not the shared temp dir, because lark
-    keeps it as a pickle; False (no cache) when no such folder can be made."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "gamedsl")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        if os.stat(folder).st_uid != os.getuid():
-            return False
-    except (OSError, AttributeError):
+    `gamedsl check`. lark keeps it as a pickle, so in the private cache folder; False (no
+    cache) when there is none."""
+    folder = private_folder()
+    if folder is None:
         return False
     digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
     return os.path.join(folder, f"grammar-{digest}-lark-{lark.__version__}.cache")

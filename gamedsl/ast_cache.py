@@ -1,0 +1,130 @@
+"""Parsed files kept between runs, the way Python keeps .pyc files.
+
+Reading a rule file with lark costs ~0.1 s for the real games, plus ~0.06 s to import lark and
+load the built parser: most of a cold `gamedsl check`. A file whose text has not changed since
+it was last read gets its syntax tree (and its parse warnings) back from the cache folder, and
+lark is not imported at all. A changed file, or a changed parser (the grammar or the modules
+that build the tree), misses and is parsed again.
+
+The folder is private (mode 0700, owned by the user) because entries are pickles; an entry
+that cannot be read is a miss, never an error. Only parses without errors are kept, and the
+folder keeps at most MAX_ENTRIES of them (the oldest go first).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+from importlib import resources
+from pathlib import Path
+from typing import List, Optional, Tuple
+
+from .diagnostics import Diagnostic
+
+MAX_SOURCE_BYTES = 4 * 1024 * 1024  # larger sources are refused before they are read or parsed
+MAX_ENTRIES = 256
+# What the tree of a given text depends on: any change to these misses every entry.
+_PARSER_MODULES = ("syntax.py", "to_ast.py", "ast.py", "diagnostics.py", "builtins.py")
+_SUFFIX = ".ast"
+
+
+def grammar_text() -> str:
+    """The grammar, from the installed package data or, in a checkout, from grammar/."""
+    try:
+        return resources.files("gamedsl.grammar").joinpath("gamedsl.lark").read_text("utf-8")
+    except (ModuleNotFoundError, FileNotFoundError, OSError):
+        here = Path(__file__).resolve().parent.parent / "grammar" / "gamedsl.lark"
+        return here.read_text("utf-8")
+
+
+def private_folder() -> Optional[str]:
+    """~/.cache/gamedsl (or under $XDG_CACHE_HOME), made private; None when it cannot be."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    folder = os.path.join(base, "gamedsl")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        if os.stat(folder).st_uid != os.getuid():
+            return None
+    except (OSError, AttributeError):
+        return None
+    return folder
+
+
+_parser_digest: Optional[bytes] = None
+
+
+def _parser_version() -> bytes:
+    global _parser_digest
+    if _parser_digest is None:
+        h = hashlib.sha256(grammar_text().encode("utf-8"))
+        here = Path(__file__).resolve().parent
+        for name in _PARSER_MODULES:
+            h.update((here / name).read_bytes())
+        _parser_digest = h.digest()
+    return _parser_digest
+
+
+def _entry(folder: str, source: str, path: str, start: str) -> Tuple[str, bytes]:
+    """The entry's file (one per path and start rule) and the digest its contents must carry."""
+    name = hashlib.sha256(f"{start}\0{path}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    digest = hashlib.sha256(_parser_version() + source.encode("utf-8", "surrogatepass")).digest()
+    return os.path.join(folder, name + _SUFFIX), digest
+
+
+def _read(entry: str, digest: bytes):
+    try:
+        with open(entry, "rb") as f:
+            saved, tree, diags = pickle.load(f)
+    except Exception:  # missing, truncated, from another version: parse again
+        return None
+    return (tree, list(diags)) if saved == digest else None
+
+
+def _write(folder: str, entry: str, digest: bytes, tree, diags: List[Diagnostic]) -> None:
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump((digest, tree, tuple(diags)), f, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, entry)
+        _prune(folder)
+    except (OSError, pickle.PicklingError, RecursionError):
+        try:
+            os.unlink(tmp)
+        except (OSError, NameError):
+            pass
+
+
+def _prune(folder: str) -> None:
+    entries = [e for e in os.scandir(folder) if e.name.endswith(_SUFFIX)]
+    if len(entries) <= MAX_ENTRIES:
+        return
+    entries.sort(key=lambda e: e.stat().st_mtime)
+    for e in entries[:len(entries) - MAX_ENTRIES // 2]:
+        try:
+            os.unlink(e.path)
+        except OSError:
+            pass
+
+
+def parse(source: str, path: str = "<text>", start: str = "game_file") -> Tuple[Optional[object], List[Diagnostic]]:
+    """`gamedsl.syntax.parse`, answered from the cache when this text was parsed before."""
+    folder = private_folder()
+    if folder is None:
+        from .syntax import parse as parse_text
+        return parse_text(source, path, start)
+    entry, digest = _entry(folder, source, path, start)
+    hit = _read(entry, digest)
+    if hit is not None:
+        # A hit is touched so that pruning drops the entries not used for longest.
+        try:
+            os.utime(entry)
+        except OSError:
+            pass
+        return hit
+    from .syntax import parse as parse_text
+    tree, diags = parse_text(source, path, start)
+    if tree is not None and not any(d.is_error for d in diags):
+        _write(folder, entry, digest, tree, diags)
+    return tree, diags
