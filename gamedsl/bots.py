@@ -85,6 +85,23 @@ def rewards(game, state: dict) -> List[float]:
     return out
 
 
+def leaf_rewards(game, state: dict) -> List[float]:
+    """What a search judges a position by: a finished game by who won (`rewards`); a game
+    cut short by each seat's lead over the best other seat, squashed into (0, 1) relative to
+    the size of the scores, so a bigger lead is worth more and a tie is worth 1/2."""
+    flow = state["flow"]
+    if flow["over"] and not flow["unfinished"]:
+        return rewards(game, state)
+    scores = [float(h) for h in game.heuristics(state)]
+    if len(scores) < 2:
+        return [0.5] * len(scores)
+    out = []
+    for s, mine in enumerate(scores):
+        best_other = max(h for i, h in enumerate(scores) if i != s)
+        out.append(0.5 + 0.5 * (mine - best_other) / (abs(mine) + abs(best_other) + 1.0))
+    return out
+
+
 def _finish_secret_choice(game, state: dict, seat: int, rng: random.Random) -> None:
     """In place: the other seats still to choose secretly choose at random (they cannot see ours)."""
     machine = game.machine
@@ -167,7 +184,7 @@ class MctsBot:
     """
 
     PARAMS = {"iters": int, "ms": float, "c": float, "depth": int, "tries": int, "seed": int,
-              "top": int, "worlds": int}
+              "top": int, "worlds": int, "soft": int}
 
     def __init__(self, game, seat: int, seed: int, params: str = ""):
         opts = parse_params(params, self.PARAMS, "mcts")
@@ -179,6 +196,7 @@ class MctsBot:
         self.tries = opts.get("tries", 50)
         self.top = max(0, opts.get("top", 0))
         self.worlds = max(0, opts.get("worlds", 64))
+        self.judge = leaf_rewards if opts.get("soft", 0) else rewards
         self._pool: list = []  # this decision's (world, root moves) pairs, while `worlds` allows
         self.rng = bot_rng(seed, seat, "mcts", opts.get("seed"))
         self.iterations = 0  # iterations run in all decisions (for benchmarks)
@@ -304,7 +322,7 @@ class MctsBot:
         except RuleError:
             self.errors += 1
             return
-        reward = rewards(game, world)
+        reward = self.judge(game, world)
         for node, picks in path:
             for s, _, key in picks:
                 e = node["st"][s][key]
