@@ -168,7 +168,7 @@ class MctsBot:
     Every iteration samples a determinization of the root (what the seat cannot see is
     redrawn), walks one shared tree choosing among the moves legal in that sample by UCB with
     availability counts, adds one node, plays a random game to the end (or `depth` moves,
-    then judged by scores) and backs the rewards up. At a secret choice every waiting seat
+    then judged by the size of each seat's lead, `leaf_rewards`) and backs the rewards up. At a secret choice every waiting seat
     picks from its own statistics (decoupled UCT), so no seat's choice in the tree is
     conditioned on another's unrevealed one. Budget: `iters` iterations and/or `ms`
     milliseconds per decision (the first reached ends the search).
@@ -184,7 +184,7 @@ class MctsBot:
     """
 
     PARAMS = {"iters": int, "ms": float, "c": float, "depth": int, "tries": int, "seed": int,
-              "top": int, "worlds": int, "soft": int}
+              "top": int, "worlds": int}
 
     def __init__(self, game, seat: int, seed: int, params: str = ""):
         opts = parse_params(params, self.PARAMS, "mcts")
@@ -196,7 +196,6 @@ class MctsBot:
         self.tries = opts.get("tries", 50)
         self.top = max(0, opts.get("top", 0))
         self.worlds = max(0, opts.get("worlds", 64))
-        self.judge = leaf_rewards if opts.get("soft", 0) else rewards
         self._pool: list = []  # this decision's (world, root moves) pairs, while `worlds` allows
         self.rng = bot_rng(seed, seat, "mcts", opts.get("seed"))
         self.iterations = 0  # iterations run in all decisions (for benchmarks)
@@ -322,7 +321,7 @@ class MctsBot:
         except RuleError:
             self.errors += 1
             return
-        reward = self.judge(game, world)
+        reward = leaf_rewards(game, world)
         for node, picks in path:
             for s, _, key in picks:
                 e = node["st"][s][key]

@@ -297,3 +297,13 @@ def test_mcts_worlds_caps_the_determinizations_drawn_per_decision(monkeypatch):
     bot.choose(state)
     bot.choose(state)
     assert len(drawn) == 6
+
+
+def test_a_cut_search_weighs_the_size_of_a_lead():
+    # Leads of 21 and 23 points are both "ahead": only the size of the lead tells the moves apart.
+    game = load(str(SIM_GAMES / "far_ahead.game"))
+    picks = []
+    for seed in range(20):
+        state = game.new_game(2, seed)
+        picks.append(game.move_text(state, make_bot("mcts:iters=10:depth=0", game, 0, seed).choose(state)))
+    assert picks == ["gain 3"] * 20
