@@ -168,8 +168,9 @@ class MctsBot:
     Every iteration samples a determinization of the root (what the seat cannot see is
     redrawn), walks one shared tree choosing among the moves legal in that sample by UCB with
     availability counts, adds one node, plays a random game to the end (or `depth` moves,
-    then judged by the size of each seat's lead, `leaf_rewards`) and backs the rewards up. At a secret choice every waiting seat
-    picks from its own statistics (decoupled UCT), so no seat's choice in the tree is
+    then judged by the size of each seat's lead: `leaf_rewards`) and backs the rewards up.
+    At a secret choice every waiting seat picks from its own statistics (decoupled UCT), so
+    no seat's choice in the tree is
     conditioned on another's unrevealed one. Budget: `iters` iterations and/or `ms`
     milliseconds per decision (the first reached ends the search).
 
