@@ -170,9 +170,8 @@ class MctsBot:
     availability counts, adds one node, plays a random game to the end (or `depth` moves,
     then judged by the size of each seat's lead: `leaf_rewards`) and backs the rewards up.
     At a secret choice every waiting seat picks from its own statistics (decoupled UCT), so
-    no seat's choice in the tree is
-    conditioned on another's unrevealed one. Budget: `iters` iterations and/or `ms`
-    milliseconds per decision (the first reached ends the search).
+    no seat's choice in the tree is conditioned on another's unrevealed one. Budget: `iters`
+    iterations and/or `ms` milliseconds per decision (the first reached ends the search).
 
     With `top=K`, the search at the root looks only at the K moves that a one-ply lookahead
     (greedy's) rates best: where moves are many and the budget small, iterations go to the
