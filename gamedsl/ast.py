@@ -653,14 +653,14 @@ class WordsOption:
 class WordsDecl:
     """``words NAME from "file_{option}.txt.gz"``: a word list beside the game, one word a line.
     `lists` (filled by the loader) pairs each value of the option named in the file name (None
-    when there is none) with its gamedsl.wordlists.WordList. `fold`, `matches` and `wild`
-    (WordsOption lines of its block) say which letters count as equal."""
+    when there is none) with its gamedsl.wordlists.WordList. `folds` (applied in order),
+    `matches` and `wild` (WordsOption lines of its block) say which letters count as equal."""
 
     span: Span
     name: str
     source: str
     lists: tuple = ()
-    fold: Optional[WordsOption] = None
+    folds: tuple = ()
     matches: tuple = ()
     wild: Optional[WordsOption] = None
 

@@ -437,8 +437,8 @@ def check_defs(g: Globals) -> List[Diagnostic]:
 def check_words(g: Globals) -> List[Diagnostic]:
     diags: List[Diagnostic] = []
     for d in g.of(A.WordsDecl):
-        if d.fold is not None:
-            _check_fold_table(g, d, diags)
+        for fold in d.folds:
+            _check_fold_table(g, fold, diags)
         seen = {}
         for m in d.matches:
             if _one_letter(m, m.value, "a letter matched", diags) and m.value in seen:
@@ -461,11 +461,11 @@ def _one_letter(item: A.WordsOption, text: str, what: str, diags) -> bool:
     return False
 
 
-def _check_fold_table(g: Globals, d: A.WordsDecl, diags) -> None:
+def _check_fold_table(g: Globals, fold: A.WordsOption, diags) -> None:
     """A fold table: two columns of one-letter texts, the first the key, whatever their names."""
-    name = d.fold.value
-    span = A.Span(d.fold.span.file, d.fold.span.end_line, d.fold.span.end_col - len(name),
-                  d.fold.span.end_line, d.fold.span.end_col)
+    name = fold.value
+    span = A.Span(fold.span.file, fold.span.end_line, fold.span.end_col - len(name),
+                  fold.span.end_line, fold.span.end_col)
     info = g.tables.get(name)
     if info is None:
         diags.append(unknown("E106", "table", name, g.tables, span))

@@ -96,20 +96,31 @@ def read_table_file(decl: A.TableDecl, sources: Dict[str, str], diags: List[Diag
     return attrs.evolve(decl, columns=columns, rows=rows)
 
 
+def _fold_table(name: str, decls: List) -> Dict[str, str]:
+    """A fold table as letter -> letter. The first column is the key, whatever the columns are
+    named; rows that are not two one-letter texts are left out (the checker reports them, and
+    a game with errors is not played)."""
+    table = next((d for d in decls if isinstance(d, A.TableDecl) and d.name == name), None)
+    out: Dict[str, str] = {}
+    for row in (table.rows if table is not None else ()):
+        if len(row) == 2 and all(c.kind in ("word", "text") and len(str(c.value)) == 1 for c in row):
+            out.setdefault(str(row[0].value), str(row[1].value))
+    return out
+
+
 def words_folding(decl: A.WordsDecl, decls: List) -> Folding:
-    """The letters a `words` block makes equal. The fold table's first column is the key,
-    whatever the columns are named; rows that are not two one-letter texts are left out (the
-    checker reports them, and a game with errors is not played)."""
-    pairs = []
-    if decl.fold is not None:
-        table = next((d for d in decls if isinstance(d, A.TableDecl) and d.name == decl.fold.value), None)
-        seen = set()
-        for row in (table.rows if table is not None else ()):
-            if len(row) == 2 and all(c.kind in ("word", "text") and len(str(c.value)) == 1 for c in row):
-                key, value = str(row[0].value), str(row[1].value)
-                if key not in seen:
-                    seen.add(key)
-                    pairs.append((key, value))
+    """The letters a `words` block makes equal. Several `fold` tables apply in the order
+    written, each to what the one before made of a letter: they are composed here into one
+    letter -> letter table."""
+    tables = [_fold_table(f.value, decls) for f in decl.folds]
+    composed: Dict[str, str] = {}
+    for letter in dict.fromkeys(k for t in tables for k in t):
+        folded = letter
+        for t in tables:
+            folded = t.get(folded, folded)
+        if folded != letter:
+            composed[letter] = folded
+    pairs = list(composed.items())
     matches = tuple((m.value, m.letters) for m in decl.matches if len(m.value) == 1)
     wild = decl.wild.value if decl.wild is not None and len(decl.wild.value) == 1 else None
     return Folding(tuple(pairs), matches, wild)

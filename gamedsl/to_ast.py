@@ -344,18 +344,22 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def words_decl(self, meta, c):
         name, source, *items = c
-        options = {"fold": None, "wild": None}
-        matches, seen = [], set()
+        options = {"wild": None}
+        matches, folds, seen = [], [], set()
         for item in items:
-            if item.what == "match":
-                matches.append(item)
+            if item.what == "fold" and any(f.value == item.value for f in folds):
+                self.diags.append(Diagnostic("E301", f"word list '{name}' folds by table {item.value} "
+                                             "twice", item.span, "keep one"))
+                continue
+            if item.what in ("match", "fold"):
+                (matches if item.what == "match" else folds).append(item)
                 continue
             if item.what in seen:
                 self.diags.append(Diagnostic("E301", f"word list '{name}' has more than one "
                                              f"'{item.what}'", item.span, "keep one"))
             seen.add(item.what)
             options[item.what] = options[item.what] or item
-        return A.WordsDecl(self._span(meta), str(name), _unquote(source), (), options["fold"],
+        return A.WordsDecl(self._span(meta), str(name), _unquote(source), (), tuple(folds),
                            tuple(matches), options["wild"])
 
     def _line_span(self, meta, last: Token) -> A.Span:

@@ -220,3 +220,24 @@ def test_the_block_words_stay_names_elsewhere_and_a_wrong_line_says_what_fits():
     _, errors = parse('players 2\nwords w from "w.txt":\n  fols t\n', "x.game")
     assert [e.code for e in errors] == ["E003"]
     assert "expected 'fold', 'match' or 'wild'" in errors[0].message
+
+
+def test_several_fold_tables_apply_in_the_order_written(tmp_path):
+    # katakana as hiragana, then voiced kana as plain: ガ -> が -> か, in either table's order of rows
+    (tmp_path / "w.txt").write_text("かさ\nがざ\nかか\n", "utf-8")
+    head = ('game "Kana"\nplayers 2\n'
+            'table kana:\n  | letter | as |\n  | "ガ" | "が" |\n  | "サ" | "さ" |\n'
+            'table voiced:\n  | letter | as |\n  | "が" | "か" |\n  | "ざ" | "さ" |\n')
+    tail = 'turn:\n  end game\nscore of p: len(fold(w, "ガサ"))\n'
+
+    def folded(folds):
+        path = tmp_path / "kana.game"
+        path.write_text(head + 'words w from "w.txt":\n' + "".join(f"  fold {t}\n" for t in folds) + tail, "utf-8")
+        return load(str(path)).program.decls.word_lists["w"][1][None]
+
+    both = folded(["kana", "voiced"])
+    assert both.fold("ガサがざ") == "かさかさ"
+    assert both.matching(list("ガサ")) == ["かさ", "がざ"]   # a word, folded, matches the letters folded
+    # the other order: ガ becomes が only after the voiced table has looked, so it stays が
+    assert folded(["voiced", "kana"]).fold("ガサがざ") == "がさかさ"
+    assert folded(["kana"]).fold("ガサがざ") == "がさがざ"
