@@ -200,7 +200,7 @@ class MctsBot:
         self.rng = bot_rng(seed, seat, "mcts", opts.get("seed"))
         self.iterations = 0  # iterations run in all decisions (for benchmarks)
         self.errors = 0      # iterations abandoned because a rule failed in a sample
-        self.root_keys = None  # with `top`: the moves the root may choose among
+        self._own: tuple = ((), ())  # this decision's moves for the seat and their keys
 
     def choose(self, state: dict) -> dict:
         game, seat = self.game, self.seat
@@ -210,9 +210,13 @@ class MctsBot:
         root = _node()
         self._pool = []
         deadline = time.perf_counter() + self.ms / 1000.0 if self.ms else None
-        self.root_keys = self._shortlist(state, moves) if self.top and len(moves) > self.top else None
-        if self.root_keys is not None:
-            moves = [m for m in moves if _key(m) in self.root_keys]
+        if self.top and len(moves) > self.top:
+            shortlist = self._shortlist(state, moves)
+            moves = [m for m in moves if _key(m) in shortlist]
+        # The seat's own moves at the root are the ones it is shown, in every sampled world:
+        # they are what it knows, and listing them again per world cost most of the search
+        # where a listing is dear (a word game's placements).
+        self._own = (moves, [_key(m) for m in moves])
         done = 0
         while (self.iters is None or done < self.iters) and (deadline is None or time.perf_counter() < deadline):
             self._iterate(root, state)
@@ -250,13 +254,13 @@ class MctsBot:
         return world, root_moves
 
     def _root_moves(self, world: dict, seat: int, cache: dict):
-        """The seat's legal moves at the root of this world and their keys (listed once per world)."""
+        """A seat's legal moves at the root of this world and their keys: the searching seat's
+        as it was shown them, another's (a secret choice) listed once per world."""
+        if seat == self.seat:
+            return self._own
         listed = cache.get(seat)
         if listed is None:
             legal = self.game.machine.moves_for(world, seat)
-            if seat == self.seat and self.root_keys is not None:
-                # the shortlist, as far as this sampled world allows it
-                legal = [m for m in legal if _key(m) in self.root_keys] or legal
             listed = cache[seat] = (legal, [_key(m) for m in legal])
         return listed
 
