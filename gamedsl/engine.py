@@ -102,11 +102,13 @@ class Game:
         got = pending.get("got", {})
         return [p for p in pending["players"] if str(p) not in got]
 
-    def legal_moves(self, state: dict, seat: Optional[int] = None) -> List[dict]:
+    def legal_moves(self, state: dict, seat: Optional[int] = None, suggestions: bool = True) -> List[dict]:
+        """The legal moves of `seat` (of every waiting seat if None); without `suggestions`,
+        none of a typed alternative's (a person types those; listing them is a bot's search)."""
         seats = self.waiting_for(state) if seat is None else [seat]
         out: List[dict] = []
         for s in seats:
-            out.extend(self.machine.moves_for(state, s))
+            out.extend(self.machine.moves_for(state, s, suggestions=suggestions))
         return out
 
     def apply(self, state: dict, move: dict) -> dict:
@@ -232,7 +234,12 @@ class Game:
 
     def parse_move(self, state: dict, text: str, seat: Optional[int] = None) -> dict:
         """The legal move a person typed (matched on its written form, ignoring case and punctuation)."""
-        moves = self.legal_moves(state, seat)
+        # A typed alternative's suggestions are not listed here: a text that names one is read
+        # by its template below, the way apply() judges it, without the search that lists them
+        # (in a word game, every placement on the table). Nor are they ever hinted to a person
+        # (they would give the words away).
+        seats = self.waiting_for(state) if seat is None else [seat]
+        moves = self.legal_moves(state, seat, suggestions=False)
         want = _normalise(text)
         for m in moves:
             if _normalise(self.move_text(state, m)) == want:
@@ -240,13 +247,12 @@ class Game:
         typed = self._typed_move(state, text, seat)
         if typed is not None:
             return typed
-        if not moves:
+        movers = [s for s in seats if self.machine.moves_for(state, s, first_only=True)]
+        if not movers:
             raise MoveError("no move is possible for this seat now", "not_your_turn")
         import difflib
-        # a typed move's suggestions are for bots: never hint one to a person (a word game
-        # would give its words away)
-        texts = [self.move_text(state, m) for m in moves if not self.is_suggestion(state, m)]
-        texts += self.typed_hints(state, moves[0]["seat"])
+        texts = [self.move_text(state, m) for m in moves]
+        texts += self.typed_hints(state, movers[0])
         close = difflib.get_close_matches(text, texts, n=1, cutoff=0.5)
         hint = f" — did you mean '{close[0]}'?" if close else ""
         words = sorted({t.split()[0] for t in texts if t.split()})

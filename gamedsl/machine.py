@@ -503,13 +503,16 @@ class Machine:
             return stmt.c, env
         return stmt.b, env
 
-    def moves_for(self, state, seat: int, first_only: bool = False) -> list:
+    def moves_for(self, state, seat: int, first_only: bool = False, suggestions: bool = True) -> list:
         """Every legal move of `seat` at the pending decision, in the rules' order (with
-        `first_only`, the first one found: enough to know the choice is not stuck)."""
+        `first_only`, the first one found: enough to know the choice is not stuck; without
+        `suggestions`, none of a typed alternative's, which may be a word game's whole search)."""
         choice = self._choice_for(state, seat)
         if choice is None:
             return []
         alts, env = choice
+        if not suggestions:
+            alts = [a for a in alts if a.typed is None]
         ctx = self.ctx(state, env, pure=True)
         ctx.memo = {}
         out: list = []

@@ -331,7 +331,7 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
     prompt shows the time left, a warning comes near the end, and when the clock runs out
     the result is the timeout move."""
     # Moves a person types (a word) are not listed: their suggestions are for bots.
-    moves = [m for m in game.legal_moves(state, seat) if not game.is_suggestion(state, m)]
+    moves = game.legal_moves(state, seat, suggestions=False)
     hints = game.typed_hints(state, seat)
     texts = [game.move_text(state, m) for m in moves]
     if banner:

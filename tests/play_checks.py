@@ -7,6 +7,7 @@ random.Random, and fails with an assertion saying which promise broke.
 
 from __future__ import annotations
 
+import collections
 import json
 import random
 
@@ -223,6 +224,19 @@ def check_typed_text_refused(game, state, rnd):
     assert dump(state) == before, "refusing typed text changed the state"
 
 
+def check_written_moves_read_back(game, state, moves, rnd, sample=3):
+    """A legal move's written text, typed by a person, is that move (when no other legal
+    move is written the same): parse_move gives a move that leads to the same state.
+    A typed alternative's suggestions are read by its template, not looked up in a listing."""
+    texts = [game.move_text(state, m) for m in moves]
+    times = collections.Counter(texts)
+    unique = [(m, t) for m, t in zip(moves, texts) if times[t] == 1]
+    for move, text in rnd.sample(unique, min(sample, len(unique))):
+        read = game.parse_move(state, text, move["seat"])
+        assert dump(game.apply(state, read)) == dump(game.apply(state, move)), \
+            f"'{text}' typed is not the move {move}"
+
+
 def check_json_round_trip(game, state, move):
     copy = json.loads(json.dumps(state))
     assert copy == state
@@ -252,6 +266,7 @@ def play(game, players, seed, checks=True, options=None, check_every=1, sample_a
             check_illegal_refused(game, state, moves, rnd)
             if typed:
                 check_typed_text_refused(game, state, rnd)
+                check_written_moves_read_back(game, state, moves, rnd)
         move = rnd.choice(moves)
         if checking:
             check_json_round_trip(game, state, move)
