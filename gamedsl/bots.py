@@ -15,6 +15,7 @@ its seat (and an optional `seed=` parameter); an `ms=` time budget is the one ex
 
 from __future__ import annotations
 
+import marshal
 import math
 import random
 import time
@@ -158,7 +159,8 @@ def _key(move: dict) -> str:
 
 
 def _node() -> dict:
-    # st: seat -> move key -> [visits, reward sum, times available]; ch: joint key -> node
+    # st: seat -> move key -> [visits, reward sum, times available]; ch: joint key -> node;
+    # ls (where listing is dear): seat -> what the seat sees -> its moves and their keys
     return {"st": {}, "ch": {}}
 
 
@@ -177,6 +179,12 @@ class MctsBot:
     (greedy's) rates best: where moves are many and the budget small, iterations go to the
     moves worth a look instead of being spread over all of them.
 
+    `below=K` does the same at every node below the root, for the seat that moves there (so
+    the replies searched are the ones a careful opponent would weigh first); `plies=P` stops
+    the tree growing P moves below the root (playouts, or the judgement of `depth=0`, take
+    over there): with both, a search where listing and rating moves is dear stays a few
+    plies deep and looks at the best replies, not at random ones.
+
     `worlds=K` (default 64) samples at most K determinizations per decision and then plays in
     copies of them, picked at random: a sample that must match declared public facts may take many draws, and a
     long search gains little from its thousandth world over its sixty-fourth. 0 draws a new
@@ -184,7 +192,7 @@ class MctsBot:
     """
 
     PARAMS = {"iters": int, "ms": float, "c": float, "depth": int, "tries": int, "seed": int,
-              "top": int, "worlds": int}
+              "top": int, "worlds": int, "below": int, "plies": int}
 
     def __init__(self, game, seat: int, seed: int, params: str = ""):
         opts = parse_params(params, self.PARAMS, "mcts")
@@ -195,6 +203,8 @@ class MctsBot:
         self.depth = opts.get("depth", 400)
         self.tries = opts.get("tries", 50)
         self.top = max(0, opts.get("top", 0))
+        self.below = opts.get("below", 0)
+        self.plies = opts.get("plies", 0) or math.inf  # how deep the tree may grow (0: no limit)
         self.worlds = max(0, opts.get("worlds", 64))
         self._pool: list = []  # this decision's (world, root moves) pairs, while `worlds` allows
         self.rng = bot_rng(seed, seat, "mcts", opts.get("seed"))
@@ -228,15 +238,31 @@ class MctsBot:
 
     def _shortlist(self, state: dict, moves: List[dict]) -> set:
         """The keys of the `top` moves with the best one-ply margin in one sampled world."""
-        game, seat = self.game, self.seat
-        world = determinize(game, state, seat, self.rng, self.tries)
+        world = determinize(self.game, state, self.seat, self.rng, self.tries)
+        return self._best_keys(world, self.seat, moves, self.top)
+
+    def _best_keys(self, world: dict, seat: int, moves: List[dict], k: int) -> set:
+        """The keys of the k moves that leave `seat` the best one-ply margin in this world
+        (the first listed first among equals)."""
+        game = self.game
         margins = []
         for i, move in enumerate(moves):
             after = game.apply_legal(world, move)
             _finish_secret_choice(game, after, seat, self.rng)
             margins.append((score_margin(game, after, seat), -i))
         order = sorted(range(len(moves)), key=lambda i: margins[i], reverse=True)
-        return {_key(moves[i]) for i in order[:self.top]}
+        return {_key(moves[i]) for i in order[:k]}
+
+    def _node_shortlist(self, node: dict, world: dict, seat: int, legal: List[dict], keys: List[str]):
+        """With `below`: of a seat's moves at a node below the root, the `below` best by a
+        one-ply look, rated in the first world that reaches the node and kept for the worlds
+        after it as far as they allow those moves (rated again where they allow none)."""
+        best = node.setdefault("top", {}).get(seat)
+        kept = [i for i, k in enumerate(keys) if k in best] if best is not None else []
+        if not kept:
+            best = node["top"][seat] = self._best_keys(world, seat, legal, self.below)
+            kept = [i for i, k in enumerate(keys) if k in best]
+        return [legal[i] for i in kept], [keys[i] for i in kept]
 
     def _world(self, state: dict):
         """A determinization of the root to play this iteration in (its own copy), and the
@@ -263,6 +289,24 @@ class MctsBot:
             legal = self.game.machine.moves_for(world, seat)
             listed = cache[seat] = (legal, [_key(m) for m in legal])
         return listed
+
+    def _node_moves(self, node: dict, world: dict, seat: int):
+        """A seat's legal moves at a node below the root, their keys, and whether they are
+        shared (to be copied before they are played). A choice whose moves come from a typed
+        alternative's `suggest` search (a word game's every placement) is listed once for all
+        the worlds that look the same to the seat there — the same view and the same rules
+        under way — since what a seat may choose follows from what it sees."""
+        machine = self.game.machine
+        if not machine.typed_alternatives(world, seat):
+            legal = machine.moves_for(world, seat)
+            return legal, [_key(m) for m in legal], False
+        seen = marshal.dumps((self.game.view(world, seat), world["stack"], world["pending"]))
+        listed = node.setdefault("ls", {}).setdefault(seat, {})
+        hit = listed.get(seen)
+        if hit is None:
+            legal = machine.moves_for(world, seat)
+            hit = listed[seen] = (legal, [_key(m) for m in legal])
+        return hit[0], hit[1], True
 
     def _select(self, stats: dict, moves: List[dict], keys: List[str]):
         """The move UCB picks (a fresh one first, at random) and its key."""
@@ -292,22 +336,22 @@ class MctsBot:
         path = []
         node = root
         try:
-            while not world["flow"]["over"]:
+            while not world["flow"]["over"] and len(path) < self.plies:
                 waiting = game.waiting_for(world)
                 if not waiting:
                     break
                 picks = []
                 for s in waiting:
                     if node is root:
-                        legal, keys = self._root_moves(world, s, root_moves)
+                        legal, keys, shared = *self._root_moves(world, s, root_moves), True
                     else:
-                        legal = machine.moves_for(world, s)
-                        keys = [_key(m) for m in legal]
+                        legal, keys, shared = self._node_moves(node, world, s)
+                        if self.below and len(legal) > self.below:
+                            legal, keys = self._node_shortlist(node, world, s, legal, keys)
                     move, key = self._select(node["st"].setdefault(s, {}), legal, keys)
-                    picks.append((s, move, key))
+                    picks.append((s, clone(move) if shared else move, key))
                 for _, move, _ in picks:
-                    # a copy: the root's listed moves serve every iteration in this world
-                    game.apply_legal(world, clone(move) if node is root else move, in_place=True)
+                    game.apply_legal(world, move, in_place=True)
                 path.append((node, picks))
                 joint = "|".join(key for _, _, key in picks)
                 child = node["ch"].get(joint)

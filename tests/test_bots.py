@@ -307,3 +307,44 @@ def test_a_cut_search_weighs_the_size_of_a_lead():
         state = game.new_game(2, seed)
         picks.append(game.move_text(state, make_bot("mcts:iters=10:depth=0", game, 0, seed).choose(state)))
     assert picks == ["gain 3"] * 20
+
+
+def _first_moves(path, spec, seeds=range(20)):
+    game = load(str(path))
+    return [game.move_text(game.new_game(2, seed), make_bot(spec, game, 0, seed).choose(game.new_game(2, seed)))
+            for seed in seeds]
+
+
+def test_below_searches_the_reply_a_careful_opponent_would_weigh_first():
+    # Grabbing 5 opens a door to a 20-point reply hidden among sixty replies worth nothing:
+    # ten iterations rarely try it, unless each node looks at its best-rated replies first.
+    door = SIM_GAMES / "open_door.game"
+    assert _first_moves(door, "mcts:iters=10:depth=0").count("take 3") <= 3
+    assert _first_moves(door, "mcts:iters=10:depth=0:below=1") == ["take 3"] * 20
+
+
+def test_plies_stops_the_tree_growing():
+    # One ply deep, the search never sees the reply: it judges "grab 5" ahead, as greedy does.
+    door = SIM_GAMES / "open_door.game"
+    assert _first_moves(door, "mcts:iters=10:depth=0:below=1:plies=1") == ["grab 5"] * 20
+    assert _first_moves(door, "mcts:iters=10:depth=0:below=1:plies=2") == ["take 3"] * 20
+
+
+def test_a_typed_choice_listed_once_serves_only_worlds_that_look_the_same():
+    # The second player's typed moves are the ranks in its hand, which the first player
+    # cannot see: every sampled world must get its own moves, and a world seen again the
+    # listing already made for it.
+    from gamedsl.bots import MctsBot, _node
+
+    game = load(str(SIM_GAMES / "say_a_rank.game"))
+    state = game.new_game(2, 1)
+    state = game.apply(state, game.legal_moves(state)[0])  # now the second player says a rank
+    bot = MctsBot(game, 0, 1, "iters=1")
+    node, rng, listings = _node(), random.Random(1), set()
+    for _ in range(20):
+        world = determinize(game, state, 0, rng)
+        moves, keys, shared = bot._node_moves(node, world, 1)
+        assert moves == game.machine.moves_for(world, 1) and shared
+        assert bot._node_moves(node, clone(world), 1)[0] is moves
+        listings.add(tuple(keys))
+    assert len(listings) > 1  # the hands differ between worlds, and so do the moves
