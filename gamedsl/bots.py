@@ -160,7 +160,8 @@ def _key(move: dict) -> str:
 
 def _node() -> dict:
     # st: seat -> move key -> [visits, reward sum, times available]; ch: joint key -> node;
-    # ls (where listing is dear): seat -> what the seat sees -> its moves and their keys
+    # ls (where listing is dear): seat -> what the seat sees -> its moves and their keys;
+    # top (with `below`): seat -> the keys of its best-rated moves here
     return {"st": {}, "ch": {}}
 
 
