@@ -259,10 +259,9 @@ class MctsBot:
         one-ply look, rated in the first world that reaches the node and kept for the worlds
         after it as far as they allow those moves (rated again where they allow none)."""
         best = node.setdefault("top", {}).get(seat)
-        kept = [i for i, k in enumerate(keys) if k in best] if best is not None else []
-        if not kept:
+        if best is None or not any(k in best for k in keys):
             best = node["top"][seat] = self._best_keys(world, seat, legal, self.below)
-            kept = [i for i, k in enumerate(keys) if k in best]
+        kept = [i for i, k in enumerate(keys) if k in best]
         return [legal[i] for i in kept], [keys[i] for i in kept]
 
     def _world(self, state: dict):
