@@ -749,18 +749,18 @@ class ScenarioFile:
     scenarios: tuple
 
 
+def walk(node):
+    """Every syntax node in `node` (itself included), at any depth."""
+    stack = [node]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, tuple):
+            stack.extend(v)
+        elif attrs.has(type(v)):
+            yield v
+            stack.extend(getattr(v, f.name) for f in attrs.fields(type(v)))
+
+
 def names_in(node) -> set:
     """Every name an expression (or any node) mentions, at any depth."""
-    out = set()
-
-    def walk(v):
-        if isinstance(v, Name):
-            out.add(v.name)
-        if isinstance(v, tuple):
-            for x in v:
-                walk(x)
-        elif attrs.has(type(v)):
-            for f in attrs.fields(type(v)):
-                walk(getattr(v, f.name))
-    walk(node)
-    return out
+    return {v.name for v in walk(node) if isinstance(v, Name)}

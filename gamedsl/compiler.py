@@ -260,7 +260,7 @@ class Compiler:
                 ph.name,
                 self.block(ph.begin, set()) if ph.begin else None,
                 self.block(ph.turn, set()) if ph.turn else None,
-                self._pure(self.ex.expr(ph.end_when, set())) if ph.end_when is not None else None,
+                self.ex.expr(ph.end_when, set(), pure=True) if ph.end_when is not None else None,
                 ph.then.name if ph.then is not None else None,
                 ph.span,
             ))
@@ -291,16 +291,6 @@ class Compiler:
         )
         program.compiler = self  # scenarios compile their own snippets against the same names
         return program
-
-    def _pure(self, fn):
-        def pure(ctx):
-            saved = ctx.pure
-            ctx.pure = True
-            try:
-                return fn(ctx)
-            finally:
-                ctx.pure = saved
-        return pure
 
     def _table(self, t: A.TableDecl) -> Table:
         # A table from a CSV file arrives with its rows read in by the loader.
@@ -410,7 +400,7 @@ class Compiler:
             player = ex.expr(s.player, scope)
             alts = self._alts(s.alternatives, scope, {})
             # c: the timer's seconds (evaluated when the choice is reached); d: `on timeout:`
-            timer = self._pure(ex.expr(s.timer, scope)) if s.timer is not None else None
+            timer = ex.expr(s.timer, scope, pure=True) if s.timer is not None else None
             timeout = self.block(s.timeouts[0].body, scope) if s.timeouts else None
             return self._add(Stmt("choose", s.span, player, alts, timer, timeout))
         if isinstance(s, A.SecretChoose):
@@ -439,12 +429,12 @@ class Compiler:
                     local_kinds[p.name] = kind
                     scope.add(p.name)
                     continue
-                domain = self._pure(self.ex.expr(p.domain, scope))
+                domain = self.ex.expr(p.domain, scope, pure=True)
                 kind = value_kind(p.domain, self.d, local_kinds)
                 local_kinds[p.name] = kind
                 params.append(Param(p.name, domain, kind))
                 scope.add(p.name)
-            pure = lambda e: self._pure(self.ex.expr(e, scope)) if e is not None else None  # noqa: E731
+            pure = lambda e: self.ex.expr(e, scope, pure=True) if e is not None else None  # noqa: E731
             guard = pure(alt.guard)
             own = {p.name for p in alt.params}
             fixed = typed is None and not any(own & A.names_in(p.domain) for p in alt.params)

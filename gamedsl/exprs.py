@@ -51,15 +51,36 @@ def zone_items(state: dict, name: str, owner: int) -> list:
 
 
 class ExprCompiler:
+    # Whether expressions are also compiled to Python source (off: closures only, which
+    # the generated code must agree with; tests compare the two).
+    generate = True
+
     def __init__(self, decls):
         # decls: the compiler's tables of declared names (see compiler.Decls)
         self.d = decls
+        self.source = None  # the SourceCompiler, made when first needed
         # what a comprehension's (or sort's) variable holds, for writing it with text() where
         # the checker left no type (scenario expressions are compiled without checking)
         self.local_kinds: Dict[str, str] = {}
 
     # ------------------------------------------------------------ entry points
-    def expr(self, e, scope: Set[str]) -> Fn:
+    def expr(self, e, scope: Set[str], pure: bool = False) -> Fn:
+        """A whole expression as a function of the context: closures at first, and, for one
+        worth it, Python source generated once it has run twice (gamedsl/exprgen.py).
+        `pure`: it may not draw at random (a condition, a choice's list: what listing the
+        moves evaluates, which must not change the game)."""
+        from .exprgen import SourceCompiler, worth_generating
+
+        fn = self._expr(e, scope)
+        if pure:
+            fn = _pure(fn)
+        if self.generate and worth_generating(e):
+            if self.source is None:
+                self.source = SourceCompiler(self)
+            return self.source.root(e, frozenset(scope), fn)
+        return fn
+
+    def _expr(self, e, scope) -> Fn:
         method = getattr(self, "_" + type(e).__name__)
         return method(e, scope)
 
@@ -69,7 +90,7 @@ class ExprCompiler:
             name = e.name
             return lambda ctx: (name, -1)
         if isinstance(e, A.Attribute) and e.name in self.d.player_zones:
-            owner = self.expr(e.obj, scope)
+            owner = self._expr(e.obj, scope)
             name = e.name
             return lambda ctx: (name, owner(ctx))
         raise RuleError("E201", "a zone is needed here (a zone's name, or p.zone for a player's zone)", e.span)
@@ -105,9 +126,7 @@ class ExprCompiler:
                 except KeyError:
                     raise RuleError("E504", f"'{name}' has no value here yet", span) from None
             return local
-        if name in d.words and _is_enum(d.types.get(e) if d.types else None):
-            # the checker read this name as an enum's or option's word (`challenge ==
-            # players`): the word wins over a built-in name of the same spelling
+        if self.is_word(e):
             return lambda ctx: name
         if name == "current":
             return lambda ctx: ctx.state["flow"]["current"]
@@ -145,9 +164,16 @@ class ExprCompiler:
             return lambda ctx: name
         raise RuleError("E101", f"unknown name '{name}'", e.span)
 
+    def is_word(self, e) -> bool:
+        """Whether a name that is not local is read as an enum's or option's word (`challenge
+        == players`): then the word wins over a built-in name of the same spelling."""
+        return e.name in self.d.words and _is_enum(self.d.types.get(e) if self.d.types else None)
+
     # ------------------------------------------------------------ structure
-    def _Attribute(self, e, scope):
-        obj = self.expr(e.obj, scope)
+    def attribute_plan(self, e):
+        """How `x.name` is read: the categories the name may be (a player's variable or zone,
+        a component's state or attribute), whether a table row may have it as a column, and
+        `resolve(ctx, value)`, the general road for any value of x."""
         name, d, span = e.name, self.d, e.span
         cats = []
         if name in d.player_vars:
@@ -187,7 +213,12 @@ class ExprCompiler:
                 if name in attrs:
                     return attrs[name]
             raise RuleError("E504", f"this {ctx.cat.kind[v]} has no attribute '{name}'", span)
+        return cats, row_col, resolve
 
+    def _Attribute(self, e, scope):
+        obj = self._expr(e.obj, scope)
+        name = e.name
+        cats, _, resolve = self.attribute_plan(e)
         # The common cases first, each what resolve() would answer for a component or a seat
         # (an int); anything else takes the general road.
         if cats == ["cattr"]:
@@ -219,7 +250,7 @@ class ExprCompiler:
         span = e.span
         if isinstance(e.obj, A.Name) and e.obj.name in self.d.tables and e.obj.name not in scope:
             table = self.d.tables[e.obj.name]
-            key = self.expr(e.index, scope)
+            key = self._expr(e.index, scope)
 
             def lookup(ctx):
                 k = key(ctx)
@@ -228,7 +259,7 @@ class ExprCompiler:
                     raise RuleError("E504", f"table '{table.name}' has no row for {B.plain(k)}", span)
                 return row
             return lookup
-        obj, idx = self.expr(e.obj, scope), self.expr(e.index, scope)
+        obj, idx = self._expr(e.obj, scope), self._expr(e.index, scope)
 
         def index(ctx):
             seq, i = obj(ctx), idx(ctx)
@@ -248,7 +279,7 @@ class ExprCompiler:
         spec = B.FUNCTIONS.get(e.name)
         if spec is None:
             raise RuleError("E103", f"unknown function '{e.name}'", span)
-        args = [self.zone(a, scope) if i in spec.zone_args else self.expr(a, scope)
+        args = [self.zone(a, scope) if i in spec.zone_args else self._expr(a, scope)
                 for i, a in enumerate(e.args)]
         impl = spec.impl
         if spec.wants_kind:
@@ -284,7 +315,7 @@ class ExprCompiler:
     def _call_def(self, e, scope):
         fn_decl = self.d.defs[e.name]
         names = [p.name for p in fn_decl.params]
-        args = [self.expr(a, scope) for a in e.args]
+        args = [self._expr(a, scope) for a in e.args]
         span = e.span
         body_holder = self.d.def_bodies  # filled lazily: defs may call each other, or themselves
 
@@ -305,7 +336,7 @@ class ExprCompiler:
                 _runaway(span)
             body = body_holder.get(e.name)
             if body is None:
-                body = body_holder[e.name] = self.expr(fn_decl.body, set(names))
+                body = body_holder[e.name] = self._expr(fn_decl.body, set(names))
             if ctx.depth >= MAX_CALL_DEPTH:
                 raise RuleError("E502", f"'{e.name}' calls itself more than {MAX_CALL_DEPTH} deep", span)
             saved_env, saved_pure = ctx.env, ctx.pure
@@ -324,7 +355,7 @@ class ExprCompiler:
 
     # ------------------------------------------------------------ operators
     def _BinOp(self, e, scope):
-        left, right, op, span = self.expr(e.left, scope), self.expr(e.right, scope), e.op, e.span
+        left, right, op, span = self._expr(e.left, scope), self._expr(e.right, scope), e.op, e.span
         f = B.ARITH[op]
         fast = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__}.get(op)
         if fast is None:
@@ -340,7 +371,7 @@ class ExprCompiler:
         return int_binop
 
     def _Compare(self, e, scope):
-        left, right, op, span = self.expr(e.left, scope), self.expr(e.right, scope), e.op, e.span
+        left, right, op, span = self._expr(e.left, scope), self._expr(e.right, scope), e.op, e.span
         if op == "==":
             return lambda ctx: left(ctx) == right(ctx)
         if op == "!=":
@@ -367,19 +398,19 @@ class ExprCompiler:
         return order
 
     def _And(self, e, scope):
-        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        left, right = self._expr(e.left, scope), self._expr(e.right, scope)
         return lambda ctx: bool(left(ctx)) and bool(right(ctx))
 
     def _Or(self, e, scope):
-        left, right = self.expr(e.left, scope), self.expr(e.right, scope)
+        left, right = self._expr(e.left, scope), self._expr(e.right, scope)
         return lambda ctx: bool(left(ctx)) or bool(right(ctx))
 
     def _Not(self, e, scope):
-        operand = self.expr(e.operand, scope)
+        operand = self._expr(e.operand, scope)
         return lambda ctx: not operand(ctx)
 
     def _Negate(self, e, scope):
-        operand, span = self.expr(e.operand, scope), e.span
+        operand, span = self._expr(e.operand, scope), e.span
 
         def negate(ctx):
             v = operand(ctx)
@@ -389,12 +420,12 @@ class ExprCompiler:
         return negate
 
     def _Conditional(self, e, scope):
-        cond, then, orelse = (self.expr(x, scope) for x in (e.cond, e.then, e.orelse))
+        cond, then, orelse = (self._expr(x, scope) for x in (e.cond, e.then, e.orelse))
         return lambda ctx: then(ctx) if cond(ctx) else orelse(ctx)
 
     # ------------------------------------------------------------ collections
     def _ListExpr(self, e, scope):
-        items = [self.expr(x, scope) for x in e.items]
+        items = [self._expr(x, scope) for x in e.items]
         return lambda ctx: [f(ctx) for f in items]
 
     _TupleExpr = _ListExpr  # a cell (x, y) is the list [x, y]: JSON keeps lists, not tuples
@@ -413,10 +444,10 @@ class ExprCompiler:
 
     def _Comprehension(self, e, scope):
         inner = scope | {e.var}
-        source = self.expr(e.source, scope)
+        source = self._expr(e.source, scope)
         element, cond = self._with_local_kind(e.var, e.source, lambda: (
-            self.expr(e.element, inner),
-            self.expr(e.cond, inner) if e.cond is not None else None))
+            self._expr(e.element, inner),
+            self._expr(e.cond, inner) if e.cond is not None else None))
         var = e.var
 
         def comprehension(ctx):
@@ -442,9 +473,9 @@ class ExprCompiler:
 
     def _Sort(self, e, scope):
         inner = scope | {e.var}
-        source = self.expr(e.source, scope)
+        source = self._expr(e.source, scope)
         keys = self._with_local_kind(e.var, e.source, lambda: [
-            (self.expr(k.expr, inner), k.direction == "most") for k in e.keys])
+            (self._expr(k.expr, inner), k.direction == "most") for k in e.keys])
         var, span = e.var, e.span
 
         def sort(ctx):
@@ -471,6 +502,17 @@ class ExprCompiler:
                 raise RuleError("E504", "sort keys must be numbers, texts or bools of one kind", span) from None
             return [item for item, _ in computed]
         return sort
+
+
+def _pure(fn: Fn) -> Fn:
+    def pure(ctx):
+        saved = ctx.pure
+        ctx.pure = True
+        try:
+            return fn(ctx)
+        finally:
+            ctx.pure = saved
+    return pure
 
 
 def _charge(ctx, work: int, span) -> None:

@@ -117,3 +117,25 @@ def test_python_in_a_rule_is_only_an_unknown_name(tmp_path, code, diagnostic, wo
     assert [(d.code, d.span.line) for d in errors] == [(diagnostic, 6)], errors
     assert words in errors[0].message
     assert not (tmp_path / "pwned").exists()
+
+
+def test_texts_in_generated_code_stay_texts(tmp_path, monkeypatch):
+    """Expressions also run as generated Python source (gamedsl/exprgen.py): a rule's texts
+    reach it only as values, never as code, whatever quotes they hold."""
+    from gamedsl.exprgen import SourceCompiler
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(SourceCompiler, "warmup", 0)
+    payload = "x'); __import__('os').system('touch pwned'); ('"
+    path = tmp_path / "g.game"
+    path.write_text('game "Py"\nplayers 2\n'
+                    f'var said: text = "{payload}"\n'
+                    "def echo(t: text) = [t + c for c in [\"'''\", \")\"] if len(t) > 0]\n"
+                    "turn:\n  end game\n\nscore of p: len(echo(said)[0])\n")
+    game = load(str(path))
+    state = game.new_game(2)
+    assert game.scores(state) == [len(payload) + 3] * 2
+    source = game.program.compiler.ex.source
+    assert source.generated > 0 and source.give_ups == 0
+    assert not any("touch" in text for text in source.sources.values())
+    assert not (tmp_path / "pwned").exists()
