@@ -312,16 +312,19 @@ class MctsBot:
         """The move UCB picks (a fresh one first, at random) and its key."""
         fresh = []
         best, best_value = None, -1.0
-        log, sqrt, c = math.log, math.sqrt, self.c
+        log, sqrt, c, get = math.log, math.sqrt, self.c, stats.get
         for m, k in zip(moves, keys):
-            e = stats.get(k)
+            e = get(k)
             if e is None:
-                e = stats[k] = [0, 0.0, 0]
-            e[2] += 1
-            if e[0] == 0:
+                stats[k] = [0, 0.0, 1]
+                fresh.append((m, k))
+                continue
+            e[2] = available = e[2] + 1
+            visits = e[0]
+            if visits == 0:
                 fresh.append((m, k))
             elif not fresh:
-                value = e[1] / e[0] + c * sqrt(log(e[2]) / e[0])
+                value = e[1] / visits + c * sqrt(log(available) / visits)
                 if value > best_value:
                     best, best_value = (m, k), value
         if fresh:
