@@ -749,6 +749,9 @@ class ScenarioFile:
     scenarios: tuple
 
 
+_FIELDS: dict = {}  # class -> the names of a syntax node's fields but its span (None: not a node)
+
+
 def walk(node):
     """Every syntax node in `node` (itself included), at any depth."""
     stack = [node]
@@ -756,9 +759,15 @@ def walk(node):
         v = stack.pop()
         if isinstance(v, tuple):
             stack.extend(v)
-        elif attrs.has(type(v)):
+            continue
+        cls = type(v)
+        if cls not in _FIELDS:
+            is_node = attrs.has(cls) and cls is not Span
+            _FIELDS[cls] = tuple(f.name for f in attrs.fields(cls) if f.name != "span") if is_node else None
+        names = _FIELDS[cls]
+        if names is not None:
             yield v
-            stack.extend(getattr(v, f.name) for f in attrs.fields(type(v)))
+            stack.extend(getattr(v, name) for name in names)
 
 
 def names_in(node) -> set:

@@ -23,7 +23,7 @@ from typing import Dict, List, Optional
 from . import ast as A
 from . import builtins as B
 from .errors import RuleError
-from .exprs import MAX_CALL_DEPTH, MAX_WORK, kind_of_type, value_kind, zone_items
+from .exprs import MAX_CALL_DEPTH, MAX_WORK, kind_of_type, named_constant, value_kind, zone_items
 
 # A whole expression is generated only when it is big enough to gain from it.
 _MIN_NODES = 4
@@ -39,16 +39,11 @@ class GiveUp(Exception):
 
 def worth_generating(e) -> bool:
     """A def call or a comprehension is worth it; otherwise an expression of a few nodes."""
-    count = 0
-    for node in A.walk(e):
-        if isinstance(node, A.Span):
-            continue
-        if isinstance(node, (A.Comprehension, A.Sort)):
+    for count, node in enumerate(A.walk(e), 1):
+        if count >= _MIN_NODES or isinstance(node, (A.Comprehension, A.Sort)) or (
+                isinstance(node, A.Call) and node.name not in B.FUNCTIONS):
             return True
-        if isinstance(node, A.Call) and node.name not in B.FUNCTIONS:
-            return True
-        count += 1
-    return count >= _MIN_NODES
+    return False
 
 
 # ---------------------------------------------------------------- what the generated code calls
@@ -336,6 +331,9 @@ class SourceCompiler:
     def _Call(self, e, frame):
         d = self.d
         if e.name in d.defs and e.name not in B.FUNCTIONS:
+            constant = named_constant(d.defs[e.name])
+            if constant is not None:
+                return self._const(constant.value)
             fn = self._def_function(e.name)
             args = "".join(", " + self._gen(a, frame) for a in e.args)
             return f"{fn}(ctx, _dp{args})"
