@@ -146,6 +146,9 @@ class Alt:
     # No parameter's choices mention the alternative's own parameters: the moves are the
     # product of lists computed once per listing.
     fixed: bool = False
+    # For a fixed alternative with a guard: (ctx, combinations) -> those the guard lets
+    # through, in generated code; None when it is not ready (see ExprCompiler.guard_filter).
+    filter: Optional[Callable] = None
 
 
 @attrs.define
@@ -438,8 +441,10 @@ class Compiler:
             guard = pure(alt.guard)
             own = {p.name for p in alt.params}
             fixed = typed is None and not any(own & A.names_in(p.domain) for p in alt.params)
+            listing = (self.ex.guard_filter(alt.guard, scope, [p.name for p in alt.params])
+                       if fixed and alt.guard is not None else None)
             out.append(Alt(alt.name, params, alt.template, guard, self.block(alt.body, scope), alt.span,
-                           typed, pure(alt.suggest), pure(alt.refusal), fixed))
+                           typed, pure(alt.suggest), pure(alt.refusal), fixed, listing))
         return out
 
     def _assign(self, s: A.Assign, scope) -> Stmt:

@@ -184,6 +184,49 @@ class SourceCompiler:
                 return closure(ctx)
         return run
 
+    def guard_filter(self, guard, scope: frozenset, params: tuple):
+        """`run(ctx, combinations)`: the combinations (tuples of the parameters' values) that
+        pass the guard, each as a list, with the work the closures would charge (one per
+        combination, and the guard's own); None while warming up or when the generated code
+        gives up, and then the caller tries each combination with the guard's closure."""
+        slot: List = [None, 0]
+
+        def run(ctx, combinations):
+            fn = slot[0]
+            if fn is None:
+                slot[1] += 1
+                if slot[1] <= self.warmup:
+                    return None
+                try:
+                    fn = slot[0] = self._filter_function(guard, scope, params)
+                except Unsupported:
+                    fn = slot[0] = False
+            if fn is False:
+                return None
+            work = ctx.work
+            try:
+                return fn(ctx, combinations)
+            except Exception:  # noqa: BLE001 - as in root(): the closures judge
+                self.give_ups += 1
+                ctx.work = work
+                return None
+        return run
+
+    def _filter_function(self, guard, scope, params):
+        frame = _Frame({p: f"_p{i}" for i, p in enumerate(params)}, set(scope))
+        test = self._gen(guard, frame)
+        names = [frame.names[p] for p in params]
+        name = self._fresh("filter")
+        lines = [f"def {name}(ctx, combinations):", "    _dp = ctx.depth"]
+        lines += self._prologue(frame)
+        lines += ["    ctx.work += len(combinations)",
+                  "    if ctx.work > _MAX_WORK:",
+                  "        raise _GiveUp",
+                  f"    return [[{', '.join(names)}] for ({', '.join(names)},) in combinations if {test}]"]
+        self._define("\n".join(lines), name)
+        self.generated += 1
+        return self.ns[name]
+
     def _root_function(self, e, scope):
         frame = _Frame({}, set(scope))
         body = self._gen(e, frame)

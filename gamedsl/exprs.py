@@ -80,6 +80,18 @@ class ExprCompiler:
             return self.source.root(e, frozenset(scope), fn)
         return fn
 
+    def guard_filter(self, guard, scope: Set[str], params: list):
+        """For listing a choice's moves: `run(ctx, combinations)` giving the combinations of
+        the parameters' values that pass `guard`, in generated code once it has listed twice,
+        or None (not yet, or it gave up: then the caller tries each combination itself)."""
+        from .exprgen import SourceCompiler
+
+        if not self.generate:
+            return None
+        if self.source is None:
+            self.source = SourceCompiler(self)
+        return self.source.guard_filter(guard, frozenset(scope), tuple(params))
+
     def _expr(self, e, scope) -> Fn:
         method = getattr(self, "_" + type(e).__name__)
         return method(e, scope)

@@ -553,6 +553,14 @@ class Machine:
                                 "narrow its parameters' lists, or ask in two steps")
             out.extend({"seat": seat, "alt": name, "args": list(args)} for args in product(*domains))
             return
+        if alt.filter is not None and not first_only:
+            combinations, work = list(product(*domains)), ctx.work
+            passed = alt.filter(ctx, combinations)
+            if passed is not None:
+                if len(out) + len(passed) <= MAX_MOVES:
+                    out.extend({"seat": seat, "alt": name, "args": args} for args in passed)
+                    return
+                ctx.work = work  # too many moves: the loop below says so where it stops
         env, names = ctx.env, [param.name for param in alt.params]
         # each combination tried counts as work, as in the step-by-step listing
         work_left = MAX_WORK - ctx.work

@@ -117,3 +117,57 @@ def test_generated_values(text, value, tmp_path, monkeypatch):
         values.append(game.evaluate(game.new_game(2), parse_expression(text)))
     assert values == [value, value]
     assert game.program.compiler.ex.source.give_ups == 0
+
+
+PICK = '''
+game "Pick"
+players 2
+var limit: number = 3
+def ok(a: number, b: number) = a + b != limit
+
+turn:
+  let skip = 2
+  choose by current:
+    pick(a in LIST_A, b in LIST_B) "pick {a} {b}" if GUARD:
+      limit += 1
+  if limit > 8:
+    end game
+
+score of p: limit
+'''
+
+
+def _pick_game(tmp_path, monkeypatch, generate, guard, list_a="[1, 2, 3]", list_b="[0, 1, 2]"):
+    path = tmp_path / "pick.game"
+    path.write_text(PICK.replace("GUARD", guard).replace("LIST_A", list_a).replace("LIST_B", list_b))
+    return _load(str(path), generate, monkeypatch)
+
+
+def test_a_choice_lists_the_same_moves_through_its_generated_guard(tmp_path, monkeypatch):
+    listings = []
+    for generate in (False, True):
+        game = _pick_game(tmp_path, monkeypatch, generate, "ok(a, b) and a != skip")
+        state, seen = game.new_game(2), []
+        while not game.is_over(state):
+            moves = game.legal_moves(state, game.waiting_for(state)[0])
+            seen.append([m["args"] for m in moves])
+            state = game.apply(state, moves[-1])
+        listings.append(seen)
+    assert listings[1] == listings[0]
+    assert listings[0][0] == [[1, 0], [1, 1], [3, 1], [3, 2]]  # a + b != 3, a != 2
+    assert game.program.compiler.ex.source.give_ups == 0
+
+
+@pytest.mark.parametrize("guard,lists", [
+    ("a < 3 or 6 / (a - 3 + b) > 0", ("[1, 2, 3]", "[0, 1, 2]")),          # 6 / 0 at a=3, b=0
+    ("a != b", ("range(1, 400)", "range(1, 400)")),                       # more than 100,000 moves
+])
+def test_a_failing_listing_gives_the_closures_diagnostic(guard, lists, tmp_path, monkeypatch):
+    errors = []
+    for generate in (False, True):
+        game = _pick_game(tmp_path, monkeypatch, generate, guard, *lists)
+        state = game.new_game(2)
+        with pytest.raises(RuleError) as err:
+            game.legal_moves(state, 0)
+        errors.append((err.value.code, err.value.message, str(err.value.span)))
+    assert errors[1] == errors[0]
