@@ -553,7 +553,9 @@ class Machine:
                                 "narrow its parameters' lists, or ask in two steps")
             out.extend({"seat": seat, "alt": name, "args": list(args)} for args in product(*domains))
             return
-        if alt.filter is not None and not first_only:
+        # (only where the combinations are few enough to hold in a list: more would make
+        # more moves than a choice may have, which the loop below stops at, in bounded memory)
+        if alt.filter is not None and not first_only and prod(len(d) for d in domains) <= MAX_MOVES:
             combinations, work = list(product(*domains)), ctx.work
             passed = alt.filter(ctx, combinations)
             if passed is not None:
