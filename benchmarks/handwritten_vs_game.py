@@ -133,6 +133,8 @@ def main() -> None:
         (gw, gc), (hw_w, hw_c) = by_version[".game"], by_version["hand-written"]
         print(f"{mode}: the .game version runs at {100 * gc / hw_c:.0f}% of the hand-written version's "
               f"games per CPU-second ({100 * gw / hw_w:.0f}% by wall clock)")
+    if args.sim_rounds < 1:  # only the playouts were asked for
+        return
     print()
     print(f"`gamedsl simulate` (random bots, {args.sim_games} games, {args.sim_rounds} runs each, medians):")
     print()
