@@ -146,8 +146,8 @@ class Alt:
     # No parameter's choices mention the alternative's own parameters: the moves are the
     # product of lists computed once per listing.
     fixed: bool = False
-    # For a fixed alternative with a guard: (ctx, combinations) -> those the guard lets
-    # through, in generated code; None when it is not ready (see ExprCompiler.guard_filter).
+    # For a fixed alternative with a guard: (ctx, domains, count) -> the combinations the
+    # guard lets through, in generated code; None when not ready (ExprCompiler.guard_filter).
     filter: Optional[Callable] = None
 
 

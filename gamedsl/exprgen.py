@@ -18,11 +18,11 @@ same work as the closures, so a runaway stops at the same point.
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Dict, List, Optional
 
 from . import ast as A
 from . import builtins as B
-from .errors import RuleError
 from .exprs import MAX_CALL_DEPTH, MAX_WORK, kind_of_type, named_constant, value_kind, zone_items
 
 # A whole expression is generated only when it is big enough to gain from it.
@@ -119,7 +119,7 @@ _MISSING = object()
 _RUNTIME = {
     "_GiveUp": GiveUp, "_items": _items, "_charged": _charged, "_container": _container,
     "_negate": _negate, "_sorted": _sorted, "_row": _row, "_zone_items": zone_items,
-    "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING,
+    "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
 }
 
 
@@ -158,22 +158,15 @@ class SourceCompiler:
 
     # ------------------------------------------------------------ entry
     def root(self, e, scope: frozenset, closure):
-        """`closure` for its first two runs, then the generated function (if it could be
-        written), falling back to `closure` whenever the generated code gives up."""
+        """`closure` for its first runs (`warmup`), then the generated function (if it could
+        be written), falling back to `closure` whenever the generated code gives up."""
         slot: List = [None, 0]  # the generated function (False: none), runs so far
 
         def run(ctx):
             fn = slot[0]
             if fn is None:
-                slot[1] += 1
-                if slot[1] <= self.warmup:
-                    return closure(ctx)
-                try:
-                    fn = slot[0] = self._root_function(e, scope)
-                    self.generated += 1
-                except Unsupported:
-                    fn = slot[0] = False
-            if fn is False:
+                fn = self._ready(slot, lambda: self._root_function(e, scope))
+            if not fn:
                 return closure(ctx)
             work = ctx.work
             try:
@@ -185,46 +178,53 @@ class SourceCompiler:
         return run
 
     def guard_filter(self, guard, scope: frozenset, params: tuple):
-        """`run(ctx, combinations)`: the combinations (tuples of the parameters' values) that
-        pass the guard, each as a list, with the work the closures would charge (one per
-        combination, and the guard's own); None while warming up or when the generated code
-        gives up, and then the caller tries each combination with the guard's closure."""
+        """`run(ctx, domains, count)`: of the `count` combinations of the parameters' values
+        (one from each domain, in order), those that pass the guard, each as a list, charged
+        the work the closures would charge (one per combination, and the guard's own); None
+        while warming up or when the generated code gives up, and then the caller tries each
+        combination with the guard's closure."""
         slot: List = [None, 0]
 
-        def run(ctx, combinations):
+        def run(ctx, domains, count):
             fn = slot[0]
             if fn is None:
-                slot[1] += 1
-                if slot[1] <= self.warmup:
-                    return None
-                try:
-                    fn = slot[0] = self._filter_function(guard, scope, params)
-                except Unsupported:
-                    fn = slot[0] = False
-            if fn is False:
+                fn = self._ready(slot, lambda: self._filter_function(guard, scope, params))
+            if not fn:
                 return None
             work = ctx.work
             try:
-                return fn(ctx, combinations)
+                return fn(ctx, domains, count)
             except Exception:  # noqa: BLE001 - as in root(): the closures judge
                 self.give_ups += 1
                 ctx.work = work
                 return None
         return run
 
+    def _ready(self, slot: list, write):
+        """One more run of a slot's expression: its generated function once it has warmed up
+        (`write()` writes it, once), False if it cannot be written, None while warming up."""
+        slot[1] += 1
+        if slot[1] <= self.warmup:
+            return None
+        try:
+            slot[0] = write()
+            self.generated += 1
+        except Unsupported:
+            slot[0] = False
+        return slot[0]
+
     def _filter_function(self, guard, scope, params):
         frame = _Frame({p: f"_p{i}" for i, p in enumerate(params)}, set(scope))
         test = self._gen(guard, frame)
-        names = [frame.names[p] for p in params]
+        names = ", ".join(frame.names[p] for p in params)
         name = self._fresh("filter")
-        lines = [f"def {name}(ctx, combinations):", "    _dp = ctx.depth"]
+        lines = [f"def {name}(ctx, domains, count):", "    _dp = ctx.depth"]
         lines += self._prologue(frame)
-        lines += ["    ctx.work += len(combinations)",
+        lines += ["    ctx.work += count",
                   "    if ctx.work > _MAX_WORK:",
                   "        raise _GiveUp",
-                  f"    return [[{', '.join(names)}] for ({', '.join(names)},) in combinations if {test}]"]
+                  f"    return [[{names}] for ({names},) in _product(*domains) if {test}]"]
         self._define("\n".join(lines), name)
-        self.generated += 1
         return self.ns[name]
 
     def _root_function(self, e, scope):
@@ -472,4 +472,4 @@ class SourceCompiler:
         return self.ex._with_local_kind(e.var, e.source, lambda: self._local(e.var, frame, build))
 
 
-__all__ = ["SourceCompiler", "worth_generating", "GiveUp", "Unsupported", "RuleError"]
+__all__ = ["SourceCompiler", "worth_generating", "GiveUp", "Unsupported"]

@@ -69,28 +69,30 @@ class ExprCompiler:
         worth it, Python source generated once it has run twice (gamedsl/exprgen.py).
         `pure`: it may not draw at random (a condition, a choice's list: what listing the
         moves evaluates, which must not change the game)."""
-        from .exprgen import SourceCompiler, worth_generating
+        from .exprgen import worth_generating
 
         fn = self._expr(e, scope)
         if pure:
             fn = _pure(fn)
         if self.generate and worth_generating(e):
-            if self.source is None:
-                self.source = SourceCompiler(self)
-            return self.source.root(e, frozenset(scope), fn)
+            return self._source().root(e, frozenset(scope), fn)
         return fn
 
     def guard_filter(self, guard, scope: Set[str], params: list):
-        """For listing a choice's moves: `run(ctx, combinations)` giving the combinations of
-        the parameters' values that pass `guard`, in generated code once it has listed twice,
-        or None (not yet, or it gave up: then the caller tries each combination itself)."""
-        from .exprgen import SourceCompiler
-
+        """For listing a choice's moves: `run(ctx, domains, count)` giving the combinations
+        of the parameters' values that pass `guard`, in generated code once it has listed
+        twice, or None (not yet, or it gave up: then the caller tries each combination)."""
         if not self.generate:
             return None
+        return self._source().guard_filter(guard, frozenset(scope), tuple(params))
+
+    def _source(self):
+        """The program's SourceCompiler (made on first need)."""
         if self.source is None:
+            from .exprgen import SourceCompiler
+
             self.source = SourceCompiler(self)
-        return self.source.guard_filter(guard, frozenset(scope), tuple(params))
+        return self.source
 
     def _expr(self, e, scope) -> Fn:
         method = getattr(self, "_" + type(e).__name__)

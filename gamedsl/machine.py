@@ -544,20 +544,21 @@ class Machine:
                 return
             domains.append(domain)
         name, guard = alt.name, alt.guard
+        count = prod(len(d) for d in domains)
         if guard is None:
             if first_only:
                 out.append({"seat": seat, "alt": name, "args": [d[0] for d in domains]})
                 return
-            if len(out) + prod(len(d) for d in domains) > MAX_MOVES:
+            if len(out) + count > MAX_MOVES:
                 raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
                                 "narrow its parameters' lists, or ask in two steps")
             out.extend({"seat": seat, "alt": name, "args": list(args)} for args in product(*domains))
             return
-        # (only where the combinations are few enough to hold in a list: more would make
-        # more moves than a choice may have, which the loop below stops at, in bounded memory)
-        if alt.filter is not None and not first_only and prod(len(d) for d in domains) <= MAX_MOVES:
-            combinations, work = list(product(*domains)), ctx.work
-            passed = alt.filter(ctx, combinations)
+        # (only where the combinations are few enough to list at once: more would make more
+        # moves than a choice may have, which the loop below stops at, in bounded memory)
+        if alt.filter is not None and not first_only and count <= MAX_MOVES:
+            work = ctx.work
+            passed = alt.filter(ctx, domains, count)
             if passed is not None:
                 if len(out) + len(passed) <= MAX_MOVES:
                     out.extend({"seat": seat, "alt": name, "args": args} for args in passed)
