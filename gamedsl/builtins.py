@@ -14,6 +14,7 @@ import attrs
 
 from . import rng
 from .errors import RuleError
+from .wordlists import ListError, WordList
 
 # Rules compute with small numbers (points, counts, positions). Far larger ones are a
 # runaway (x *= x in a loop), which would eat memory and time, or overflow a float:
@@ -440,9 +441,7 @@ def _index_of(ctx, span, items, x):
 
 
 def _formable(ctx, span, words, letters, doubles=0):
-    from .wordlists import ListError, WordList
-    if not isinstance(words, WordList):
-        raise RuleError("E504", f"formable needs a word list, not {plain(words)}", span)
+    word_list(span, "formable", words)
     if doubles not in (0, 1):
         raise RuleError("E504", f"formable lets one letter be used twice at most, not {plain(doubles)}", span)
     try:
@@ -451,23 +450,22 @@ def _formable(ctx, span, words, letters, doubles=0):
         raise RuleError("E504", str(err), span) from None
 
 
-def _word_list(span, what, words):
-    from .wordlists import WordList
+def word_list(span, what, words):
     if not isinstance(words, WordList):
         raise RuleError("E504", f"{what} needs a word list, not {plain(words)}", span)
     return words
 
 
 def _matching(ctx, span, words, letters):
-    return _word_list(span, "matching", words).matching(_texts(span, "matching", *as_list(letters, span)))
+    return word_list(span, "matching", words).matching(_texts(span, "matching", *as_list(letters, span)))
 
 
 def _fold(ctx, span, words, w):
-    return _word_list(span, "fold", words).fold(_texts(span, "fold", w)[0])
+    return word_list(span, "fold", words).fold(_texts(span, "fold", w)[0])
 
 
 def _reads(ctx, span, words, w, letters):
-    wl = _word_list(span, "reads", words)
+    wl = word_list(span, "reads", words)
     return wl.reads(_texts(span, "reads", w)[0], _texts(span, "reads", *as_list(letters, span)))
 
 

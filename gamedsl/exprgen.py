@@ -23,7 +23,7 @@ from typing import Dict, List, Optional
 
 from . import ast as A
 from . import builtins as B
-from .exprs import MAX_CALL_DEPTH, MAX_WORK, kind_of_type, named_constant, value_kind, zone_items
+from .exprs import PLAIN_KEY_TYPES, WRITTEN_KEY, MAX_CALL_DEPTH, MAX_WORK, kind_of_type, named_constant, value_kind, zone_items
 
 # A whole expression is generated only when it is big enough to gain from it.
 _MIN_NODES = 4
@@ -120,6 +120,7 @@ _RUNTIME = {
     "_GiveUp": GiveUp, "_items": _items, "_charged": _charged, "_container": _container,
     "_negate": _negate, "_sorted": _sorted, "_row": _row, "_zone_items": zone_items,
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
+    "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY,
 }
 
 
@@ -292,7 +293,9 @@ class SourceCompiler:
         args = [frame.names[p] for p in params]
         # As the closures do: a memo answers first (while moves are listed), then the work
         # and the depth are charged.
-        key = f"({name!r}, repr([{', '.join(args)}]))"
+        plain = " and ".join(f"type({a}) in _PLAIN" for a in args) or "True"
+        key = (f"({name!r}, {''.join(a + ', ' for a in args)}) if {plain} else "
+               f"({name!r}, _WRITTEN, repr([{', '.join(args)}]))")
         lines = [f"def {py}(ctx, _dp{''.join(', ' + a for a in args)}):",
                  "    memo = ctx.memo",
                  "    if memo is not None:",

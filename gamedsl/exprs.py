@@ -41,6 +41,20 @@ class Ctx:
         self.memo = None
 
 
+PLAIN_KEY_TYPES = frozenset({int, str, type(None)})
+WRITTEN_KEY = object()
+
+
+def memo_key(name: str, values: list) -> tuple:
+    """The memo's key for a def called with `values`: equal exactly when the values are
+    written alike. Numbers, texts and none are their own key (their exact types: true is not
+    1, 1.5 not a text); anything else is written out."""
+    for v in values:
+        if type(v) not in PLAIN_KEY_TYPES:
+            return (name, WRITTEN_KEY, repr(values))
+    return (name, *values)
+
+
 def zone_items(state: dict, name: str, owner: int) -> list:
     z = state["zones"][name]
     if owner >= 0:
@@ -341,7 +355,7 @@ class ExprCompiler:
             values = [a(ctx) for a in args]
             memo = ctx.memo
             if memo is not None:
-                key = (e.name, repr(values))
+                key = memo_key(e.name, values)
                 if key in memo:
                     return memo[key]
                 memo[key] = result = _run_def(ctx, values)

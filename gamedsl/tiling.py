@@ -16,7 +16,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .builtins import as_list, cell_key, check_cell, grid_of, is_number, key_cell, plain
+from .builtins import as_list, cell_key, check_cell, grid_of, is_number, key_cell, plain, word_list
 from .errors import RuleError
 
 MAX_PICKS = 20_000  # choices made by one picks() call
@@ -161,13 +161,6 @@ def _runs_through(occupied, cells: Sequence[Tuple[int, int]], n: int):
     return runs
 
 
-def _words_list(words, span, what):
-    from .wordlists import WordList
-    if not isinstance(words, WordList):
-        raise RuleError("E504", f"{what} needs a word list, not {plain(words)}", span)
-    return words
-
-
 def _ways(ways, span, what) -> bool:
     if ways not in (2, 4):
         raise RuleError("E504", f"{what} reads in 2 directions (left to right, top to bottom) "
@@ -220,7 +213,7 @@ class _Reader:
 
 def _word_lines(ctx, span, words, zone, cells, letters, n, ways):
     what = "word_lines"
-    words = _words_list(words, span, what)
+    words = word_list(span, what, words)
     both = _ways(ways, span, what)
     n = _min_length(n, span, what)
     z, _ = grid_of(ctx, zone, span)
@@ -235,7 +228,7 @@ def _word_lines(ctx, span, words, zone, cells, letters, n, ways):
 
 def _word_placements(ctx, span, words, zone, pieces, n, ways):
     what = "word_placements"
-    words = _words_list(words, span, what)
+    words = word_list(span, what, words)
     both = _ways(ways, span, what)
     n = _min_length(n, span, what)
     z, size, found = _placements_of(ctx, span, zone, pieces, what)

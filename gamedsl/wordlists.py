@@ -21,6 +21,7 @@ import attrs
 MAX_LIST_BYTES = 32 * 1024 * 1024   # a list's text, after decompression
 MAX_FORMABLE_SETS = 200_000          # sub-multisets tried by one formable() call
 MAX_WILD_STEPS = 50_000              # remembered steps over a wild mark, per list
+MAX_FOLDED = 100_000                 # remembered folded texts, per list
 
 _CACHE: Dict[tuple, "WordList"] = {}
 
@@ -85,6 +86,7 @@ class WordList:
         self._index = None
         self._trie = None
         self._cells: Dict[object, object] = {}  # a cell's text -> its folded letter (memo)
+        self._folded: Dict[str, str] = {}  # a text -> fold(text) (memo: a search folds the same words again)
         self._wild_steps: Dict[tuple, list] = {}  # see _below
         # a match letter (folded) -> the letters it matches: itself and its set, folded
         self._expands: Dict[str, tuple] = {}
@@ -106,7 +108,12 @@ class WordList:
 
     def fold(self, text: str) -> str:
         """A text lower-cased, each letter replaced by the one it counts as (once)."""
-        return text.lower().translate(self._fold_table)
+        folded = self._folded.get(text)
+        if folded is None:
+            if len(self._folded) >= MAX_FOLDED:
+                self._folded.clear()
+            folded = self._folded[text] = text.lower().translate(self._fold_table)
+        return folded
 
     def _cell(self, text):
         """A letter being read, folded; _WILD for the wild mark; None if it is not one letter
