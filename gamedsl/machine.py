@@ -40,7 +40,8 @@ class Machine:
 
     # ------------------------------------------------------------ state helpers
     def ctx(self, state, env=None, pure=False) -> Ctx:
-        return Ctx(self.p, state, env if env is not None else self.env(state), self.catalogue(state), pure)
+        return Ctx(self.p, state, env if env is not None else self.env(state),
+                   self.p.catalogue(state["n"], state["options"]), pure)
 
     def catalogue(self, state):
         return self.p.catalogue(state["n"], state["options"])
@@ -245,10 +246,15 @@ class Machine:
         container[key] = value
 
     def _x_call(self, state, s):
-        ctx = self.ctx(state)
         names, block = self.p.procs[s.a]
-        args = [a(ctx) for a in s.b]
-        if sum(1 for f in state["stack"] if f["k"] == "act") > 100:
+        if s.b:
+            ctx = self.ctx(state)
+            args = [a(ctx) for a in s.b]
+        else:
+            args = []
+        stack = state["stack"]
+        # (each activation is a frame: a short stack cannot hold 100 of them)
+        if len(stack) > 100 and sum(1 for f in stack if f["k"] == "act") > 100:
             raise RuleError("E502", f"procedure '{s.a}' calls itself more than 100 deep", s.span)
         self._activate(state, block, dict(zip(names, args)))
 
@@ -552,7 +558,7 @@ class Machine:
             if len(out) + count > MAX_MOVES:
                 raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
                                 "narrow its parameters' lists, or ask in two steps")
-            out.extend({"seat": seat, "alt": name, "args": list(args)} for args in product(*domains))
+            out += [{"seat": seat, "alt": name, "args": [*args]} for args in product(*domains)]
             return
         # (only where the combinations are few enough to list at once: more would make more
         # moves than a choice may have, which the loop below stops at, in bounded memory)
