@@ -82,12 +82,73 @@ def _int_op(op, fast):
 
     def arith(a, b, span):
         if type(a) is int and type(b) is int:
-            return fast(a, b)
-        return slow(a, b, span)
+            r = fast(a, b)
+            if -_MAX_NUMBER <= r <= _MAX_NUMBER:
+                return r
+        return slow(a, b, span)  # (beyond the bounds: it says so)
     return arith
 
 
-_ARITH = {"+": _int_op("+", int.__add__), "-": _int_op("-", int.__sub__), "*": _int_op("*", int.__mul__)}
+_MAX_NUMBER = B.MAX_NUMBER
+
+
+def _plus(a, b, span):
+    if type(a) is int and type(b) is int:
+        r = a + b
+        if -_MAX_NUMBER <= r <= _MAX_NUMBER:
+            return r
+    elif type(a) is str and type(b) is str and len(a) + len(b) <= B.MAX_LENGTH:
+        return a + b  # (the messages of a game's log are texts added up)
+    return B.ARITH["+"](a, b, span)
+
+
+_ARITH = {"+": _plus, "-": _int_op("-", int.__sub__), "*": _int_op("*", int.__mul__)}
+
+
+def _all_ints(v) -> bool:
+    if type(v) is not list:
+        return False
+    for x in v:
+        if type(x) is not int:
+            return False
+    return True
+
+
+def _g_len(v):
+    if type(v) is list or type(v) is str:
+        return len(v)
+    raise GiveUp
+
+
+def _g_abs(v):
+    if type(v) is int:
+        return -v if v < 0 else v
+    raise GiveUp
+
+
+def _g_min(v):
+    if v and _all_ints(v):
+        return min(v)
+    raise GiveUp
+
+
+def _g_max(v):
+    if v and _all_ints(v):
+        return max(v)
+    raise GiveUp
+
+
+def _g_sum(v):
+    if _all_ints(v):
+        r = sum(v)
+        if -B.MAX_NUMBER <= r <= B.MAX_NUMBER:
+            return r
+    raise GiveUp
+
+
+# Functions on whole numbers and lists as the generated code calls them: the common case
+# only (anything else gives up, and the closures' version answers or says what is wrong).
+_PLAIN_FUNCTIONS = {"len": "_g_len", "abs": "_g_abs", "min": "_g_min", "max": "_g_max", "sum": "_g_sum"}
 
 
 def _negate(v):
@@ -121,6 +182,7 @@ _RUNTIME = {
     "_negate": _negate, "_sorted": _sorted, "_row": _row, "_zone_items": zone_items,
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY,
+    "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
 }
 
 
@@ -388,6 +450,9 @@ class SourceCompiler:
         spec = B.FUNCTIONS.get(e.name)
         if spec is None or spec.impure:
             raise Unsupported
+        plain = _PLAIN_FUNCTIONS.get(e.name)
+        if plain is not None and len(e.args) == 1:
+            return f"{plain}(_charged(ctx, {self._gen(e.args[0], frame)}))"
         impl, span = self._const(spec.impl), self._const(e.span)
         if spec.wants_kind:
             kind = value_kind(e.args[0], d, self.ex.local_kinds) if e.args else "value"

@@ -398,8 +398,10 @@ class ExprCompiler:
         def int_binop(ctx):
             a, b = left(ctx), right(ctx)
             if type(a) is int and type(b) is int:  # what f gives for two ints, without its checks
-                return fast(a, b)
-            return f(a, b, span)
+                r = fast(a, b)
+                if -B.MAX_NUMBER <= r <= B.MAX_NUMBER:
+                    return r
+            return f(a, b, span)  # (and beyond the bounds, the error: x = x * x would grow without end)
         return int_binop
 
     def _Compare(self, e, scope):

@@ -73,6 +73,7 @@ def nth(l: list of number, i: number) = l[i]
 def vp(n: number) = bonus[n].vp
 def doubling(n: number) = 0 if n < 1 else doubling(n - 1) + doubling(n - 1)
 def deep(n: number) = 0 if n < 1 else 1 + deep(n - 1)
+def grow(t: text, n: number) = t if n < 1 else grow(t + t, n - 1)
 '''
 
 
@@ -85,6 +86,12 @@ def deep(n: number) = 0 if n < 1 else 1 + deep(n - 1)
     "deep(500)",         # deeper than the call limit (E502)
     "len(5)",
     "sum([x.total for x in [current, none]])",
+    # whole numbers beyond ±10**15, however computed (x = x * x in a loop once grew without end)
+    "[n * n for n in [10, 100000000]]",
+    "999999999999999 + 2",
+    "-999999999999999 - 2",
+    "sum([999999999999999, 2])",
+    "grow(\"ab\", 25)",  # a text of more than a million letters
 ])
 def test_a_failing_expression_gives_the_closures_diagnostic(text, tmp_path, monkeypatch):
     path = tmp_path / "g.game"
@@ -107,6 +114,9 @@ def test_a_failing_expression_gives_the_closures_diagnostic(text, tmp_path, monk
     ("[text(p) for p in players]", ["P1", "P2"]),
     ("[x for x in \"ab\"] + [len([1, 2]) // 2, -(3 % 2)]", ["a", "b", 1, -1]),
     ("true and 0 == 1 or not (1 in [2])", True),
+    ("[\"a\" + \"b\", 999999999999999 + 0, -999999999999999 - 0, abs(-3), min([4, 2]), max([4, 2])]",
+     ["ab", 999999999999999, -999999999999999, 3, 2, 4]),
+    ("[len(\"abc\"), sum([1, 2]), sum([]), len(grow(\"a\", 3))]", [3, 3, 0, 8]),
 ])
 def test_generated_values(text, value, tmp_path, monkeypatch):
     path = tmp_path / "g.game"
