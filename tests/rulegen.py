@@ -227,6 +227,8 @@ class _Typed:
         if d > 3 or k < 0.35:
             return [pad + r.choice([
                 f"counter {r.choice(['=', '+=', '-=', '*='])} {self.num(d, local)}",
+                # a value computed from itself, in a loop, grows fast (x = x * x)
+                f"counter = counter {r.choice(['+', '-', '*'])} {r.choice(['counter', self.num(d, local)])}",
                 f"current.points += {self.num(d, local)}",
                 f"flag = {self.cond(d, local)}",
                 "current.ready = not current.ready",
@@ -251,7 +253,7 @@ class _Typed:
         if k < 0.7:
             return [f"{pad}for c{d} in pile:"] + self.stmts(ind + 1, d + 1, f"c{d}")
         if k < 0.78:
-            return [f"{pad}repeat {r.choice(['2', '3', 'opt', self.num(d, local)])} times:"] + self.stmts(ind + 1, d + 1, local)
+            return [f"{pad}repeat {r.choice(['2', '3', '40', 'opt', self.num(d, local)])} times:"] + self.stmts(ind + 1, d + 1, local)
         if k < 0.83:
             return [f"{pad}while counter < {r.choice(['3', '10', self.num(d, local)])}:",
                     f"{pad}  counter += {r.choice(['1', '2', self.num(d, local)])}"] + self.stmts(ind + 1, d + 1, local)
