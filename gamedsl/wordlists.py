@@ -22,6 +22,7 @@ MAX_LIST_BYTES = 32 * 1024 * 1024   # a list's text, after decompression
 MAX_FORMABLE_SETS = 200_000          # sub-multisets tried by one formable() call
 MAX_WILD_STEPS = 50_000              # remembered steps over a wild mark, per list
 MAX_FOLDED = 100_000                 # remembered folded texts, per list
+MAX_FORMED = 10_000                  # remembered answers of formable, per list
 
 _CACHE: Dict[tuple, "WordList"] = {}
 
@@ -86,6 +87,7 @@ class WordList:
         self._index = None
         self._trie = None
         self._cells: Dict[object, object] = {}  # a cell's text -> its folded letter (memo)
+        self._formed: Dict[tuple, List[str]] = {}  # (letters, doubles) -> formable(...) (memo)
         self._folded: Dict[str, str] = {}  # a text -> fold(text) (memo: a search folds the same words again)
         self._wild_steps: Dict[tuple, list] = {}  # see _below
         # a match letter (folded) -> the letters it matches: itself and its set, folded
@@ -317,6 +319,12 @@ class WordList:
             self._index = index
         have = Counter(x.lower() for x in letters)
         keys = sorted(have)
+        # a game asks again and again for the same hands (each listing of the moves, each
+        # word tried with the letters left): answers are remembered
+        asked = (tuple((k, have[k]) for k in keys), doubles)
+        known = self._formed.get(asked)
+        if known is not None:
+            return list(known)
         ranges = [range(have[k] + 1) for k in keys]
         total = 1
         for r in ranges:
@@ -336,7 +344,10 @@ class WordList:
                         hits = index.get("".join(sorted(base + k)))
                         if hits:
                             found.update(hits)
-        return sorted(found)
+        if len(self._formed) >= MAX_FORMED:
+            self._formed.clear()
+        self._formed[asked] = words = sorted(found)
+        return list(words)
 
 
 _WILD = object()  # a prepared cell: the wild mark
