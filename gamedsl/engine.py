@@ -28,6 +28,16 @@ class OptionError(ValueError):
     pass
 
 
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+def _quoted(text: str, most: int = 60) -> str:
+    """What a person typed, as an error repeats it: on one line, control characters written
+    out (a terminal shows the message), and not all of a long text."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(text.split()))
+    return text if len(text) <= most else text[:most] + "…"
+
+
 def _normalise(text: str) -> str:
     return " ".join(re.sub(r"[(),]", " ", text.lower()).split())
 
@@ -46,6 +56,7 @@ class Game:
         self.path = path
         self.sources = sources or {}
         self.machine = Machine(program, max_steps=max_steps)
+        self._templates: Dict[str, List[str]] = {}  # a move's template, split at its {slots}
 
     # ------------------------------------------------------------ facts
     @property
@@ -229,7 +240,12 @@ class Game:
             return " ".join([str(move.get("alt"))] + [plain(a) for a in move.get("args", [])])
         written = {p.name: self.program.write(v, p.kind, cat) for p, v in zip(alt.params, move["args"])}
         if alt.template:
-            return re.sub(r"\{(\w+)\}", lambda m: written.get(m.group(1), m.group(0)), alt.template)
+            parts = self._templates.get(alt.template)
+            if parts is None:
+                parts = self._templates[alt.template] = _SLOT.split(alt.template)
+            # (parts: text, slot name, text, slot name, ..., text)
+            return "".join(part if i % 2 == 0 else written.get(part, "{" + part + "}")
+                           for i, part in enumerate(parts))
         return " ".join([alt.name] + [written[p.name] for p in alt.params])
 
     def parse_move(self, state: dict, text: str, seat: Optional[int] = None) -> dict:
@@ -240,9 +256,10 @@ class Game:
         # (they would give the words away).
         seats = self.waiting_for(state) if seat is None else [seat]
         moves = self.legal_moves(state, seat, suggestions=False)
+        texts = [self.move_text(state, m) for m in moves]
         want = _normalise(text)
-        for m in moves:
-            if _normalise(self.move_text(state, m)) == want:
+        for m, written in zip(moves, texts):
+            if _normalise(written) == want:
                 return m
         typed = self._typed_move(state, text, seat)
         if typed is not None:
@@ -251,12 +268,11 @@ class Game:
         if not movers:
             raise MoveError("no move is possible for this seat now", "not_your_turn")
         import difflib
-        texts = [self.move_text(state, m) for m in moves]
         texts += self.typed_hints(state, movers[0])
         close = difflib.get_close_matches(text, texts, n=1, cutoff=0.5)
         hint = f" — did you mean '{close[0]}'?" if close else ""
         words = sorted({t.split()[0] for t in texts if t.split()})
-        raise MoveError(f"'{text}' is not a legal move{hint} (legal moves start with: {', '.join(words)})")
+        raise MoveError(f"'{_quoted(text)}' is not a legal move{hint} (legal moves start with: {', '.join(words)})")
 
     def typed_hints(self, state: dict, seat: int) -> List[str]:
         """How a person types the pending choice's typed moves: `build <t>` for `build {t}`."""
@@ -297,7 +313,7 @@ class Game:
                 verdict = self.machine.typed_verdict(state, move)
                 if verdict is None:
                     return move
-                refused = refused or f"'{text.strip()}' is not possible: {verdict}"
+                refused = refused or f"'{_quoted(text)}' is not possible: {verdict}"
         if refused:
             raise MoveError(refused, "illegal")
         return None

@@ -63,6 +63,16 @@ def test_a_refused_move_leaves_the_state_unchanged(tmp_path):
     assert "legal moves start with" in err.value.message
 
 
+def test_a_refused_text_is_repeated_on_one_short_line_without_control_characters(tmp_path):
+    g = game_from(COUNTER, tmp_path)
+    s = g.new_game(2, seed=1)
+    for typed, shown in [("add  7\n", "'add 7'"), ("a\x1b[2Jb", "'a\\x1b[2Jb'"), ("x" * 100_000, "'" + "x" * 60 + "…'")]:
+        with pytest.raises(MoveError) as err:
+            g.parse_move(s, typed)
+        assert err.value.message.startswith(shown + " is not a legal move"), err.value.message
+        assert "\n" not in err.value.message and "\x1b" not in err.value.message
+
+
 def test_state_survives_json_mid_turn_and_replays_identically(tmp_path):
     g = game_from(COUNTER, tmp_path)
     s = g.new_game(3, seed=7)
