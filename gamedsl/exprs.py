@@ -55,6 +55,18 @@ def memo_key(name: str, values: list) -> tuple:
     return (name, *values)
 
 
+def _refusing(impl, name: str):
+    """A function of the rules, saying E504 when a value it is given is not of its kinds.
+    The checker sees to that in a game's rules; a scenario's expressions are not checked."""
+    def run(ctx, span, *args):
+        try:
+            return impl(ctx, span, *args)
+        except (TypeError, IndexError, KeyError, ValueError, AttributeError):
+            given = ", ".join(B.plain(a) for a in args if not isinstance(a, tuple))  # (not zones)
+            raise RuleError("E504", f"'{name}' cannot take {given or 'these values'}", span) from None
+    return run
+
+
 def zone_items(state: dict, name: str, owner: int) -> list:
     z = state["zones"][name]
     if owner >= 0:
@@ -291,9 +303,11 @@ class ExprCompiler:
 
         def index(ctx):
             seq, i = obj(ctx), idx(ctx)
+            if not isinstance(seq, (list, str, dict)):  # (unchecked: a scenario's expression)
+                raise RuleError("E504", f"cannot take an item of {B.plain(seq)}", span)
             try:
                 return seq[int(i)]
-            except (IndexError, TypeError, ValueError):
+            except (IndexError, TypeError, ValueError, OverflowError):
                 raise RuleError("E504", f"position {B.plain(i)} is outside this list of {len(seq)}", span) from None
         return index
 
@@ -309,7 +323,7 @@ class ExprCompiler:
             raise RuleError("E103", f"unknown function '{e.name}'", span)
         args = [self.zone(a, scope) if i in spec.zone_args else self._expr(a, scope)
                 for i, a in enumerate(e.args)]
-        impl = spec.impl
+        impl = _refusing(spec.impl, e.name)
         if spec.wants_kind:
             kind = value_kind(e.args[0], self.d, self.local_kinds) if e.args else "value"
             a0 = args[0] if args else None
@@ -415,11 +429,15 @@ class ExprCompiler:
 
             def member(ctx):
                 container = right(ctx)
-                if container is None:
-                    raise RuleError("E504", "'in' needs a list or a text, not none", span)
+                if container is None or type(container) in (int, float, bool):
+                    raise RuleError("E504", f"'in' needs a list or a text, not {B.plain(container)}", span)
                 if type(container) is list:
                     _charge(ctx, len(container), span)
-                return (left(ctx) in container) == want
+                item = left(ctx)
+                try:
+                    return (item in container) == want
+                except TypeError:  # (a text searched for a number, say: unchecked, in a scenario)
+                    raise RuleError("E504", f"cannot look for {B.plain(item)} in {B.plain(container)}", span) from None
             return member
         f = B.ORDER[op]
 
