@@ -455,9 +455,10 @@ class SourceCompiler:
             return f"{plain}(_charged(ctx, {self._gen(e.args[0], frame)}))"
         impl, span = self._const(spec.impl), self._const(e.span)
         if spec.wants_kind:
-            kind = value_kind(e.args[0], d, self.ex.local_kinds) if e.args else "value"
-            a0 = self._gen(e.args[0], frame) if e.args else "None"
-            return f"{impl}(ctx, {span}, {kind!r}, {a0})"
+            if len(e.args) != 1:
+                raise Unsupported  # (the closures say what is wrong)
+            kind = value_kind(e.args[0], d, self.ex.local_kinds)
+            return f"{impl}(ctx, {span}, {kind!r}, {self._gen(e.args[0], frame)})"
         args = []
         for i, a in enumerate(e.args):
             if i in spec.zone_args:

@@ -242,6 +242,11 @@ class ExprCompiler:
                 raise RuleError("E504", f"this row has no column '{name}'", span)
             if v is None:
                 raise RuleError("E504", f"'.{name}' of none", span)
+            players = cats[0].startswith("p") if cats else False
+            # (a scenario's expressions are not checked: x may be any value)
+            if not (type(v) is int and 0 <= v < (ctx.state["n"] if players else len(ctx.cat.kind))):
+                raise RuleError("E504", f"'.{name}' needs {'a player' if players else 'a component'}, "
+                                f"not {B.plain(v)}", span)
             if "pvar" in cats:
                 return ctx.state["pvars"][name][v]
             if "pzone" in cats:
@@ -264,7 +269,7 @@ class ExprCompiler:
         if cats == ["cattr"]:
             def get(ctx):
                 v = obj(ctx)
-                if type(v) is int:
+                if type(v) is int and 0 <= v < len(ctx.cat.attrs):
                     attrs = ctx.cat.attrs[v]
                     if name in attrs:
                         return attrs[name]
@@ -272,13 +277,13 @@ class ExprCompiler:
         elif cats == ["pzone"]:
             def get(ctx):
                 v = obj(ctx)
-                if type(v) is int:
+                if type(v) is int and 0 <= v < ctx.state["n"]:
                     return zone_items(ctx.state, name, v)
                 return resolve(ctx, v)
         elif cats == ["pvar"]:
             def get(ctx):
                 v = obj(ctx)
-                if type(v) is int:
+                if type(v) is int and 0 <= v < ctx.state["n"]:
                     return ctx.state["pvars"][name][v]
                 return resolve(ctx, v)
         else:
@@ -325,8 +330,12 @@ class ExprCompiler:
                 for i, a in enumerate(e.args)]
         impl = _refusing(spec.impl, e.name)
         if spec.wants_kind:
-            kind = value_kind(e.args[0], self.d, self.local_kinds) if e.args else "value"
-            a0 = args[0] if args else None
+            if len(args) != 1:  # (the checker sees to it in rules; a scenario is not checked)
+                def wrong(ctx):
+                    raise RuleError("E504", f"'{e.name}' takes one value, not {len(args)}", span)
+                return wrong
+            kind = value_kind(e.args[0], self.d, self.local_kinds)
+            a0 = args[0]
             return lambda ctx: impl(ctx, span, kind, a0(ctx))
         if spec.impure:
             def impure(ctx):
