@@ -214,7 +214,10 @@ class Machine:
         if where == "start":
             return state["flow"], "start"
         if where == "pvar":
-            return state["pvars"][name], obj(ctx)
+            p = obj(ctx)
+            if not (type(p) is int and 0 <= p < state["n"]):  # (unchecked: a scenario's given:)
+                raise RuleError("E504", f"'.{name}' needs a player, not {plain(p)}", span)
+            return state["pvars"][name], p
         if where == "item":
             container, key = self._slot(state, ctx, name, span)
             seq, i = container[key], obj(ctx)
@@ -438,6 +441,8 @@ class Machine:
             raise RuleError("E504", f"'draw' needs a number, not {plain(n)}", s.span)
         src, dst = s.b(ctx), s.c(ctx)
         info = self.p.zones[src[0]]
+        if info.grid:  # (the checker refuses it in rules; a scenario's given: is not checked)
+            raise RuleError("E504", f"cannot draw from '{src[0]}': it is a grid", s.span)
         for _ in range(max(0, int(min(n, self.max_steps + 1)))):
             # Each component drawn is a step: a zone refilled from the one it is drawn to would
             # otherwise go round for ever within one statement (or one per loop step).

@@ -1,5 +1,6 @@
-"""A scenario's expressions are not type-checked: whatever a scenario writes, `gamedsl test`
-reports a failure with a message (a rule error, a refusal), never an internal error.
+"""A scenario's expressions and `given:` statements are not type-checked: whatever a
+scenario writes, `gamedsl test` reports a failure with a message (a rule error, a
+refusal), never an internal error.
 
 Random expressions over Wordomino's names (a grid, a word list, tiles with faces, tables,
 an enum, player zones) and every function of the language, with arguments of every kind.
@@ -55,5 +56,48 @@ def test_random_expressions_in_a_scenario_fail_with_a_message(tmp_path):
     assert len(results) == 400
     for r in results:
         assert r.passed or r.reason, r.title
+        assert "internal error" not in (r.reason or "") and "Traceback" not in (r.reason or ""), \
+            f"{r.title}: {r.reason}"
+
+
+ZONES = ["table", "level1a", "p1.hand", "p2.hand", "level2", "x", "none", "first(players).hand", "[1]"]
+OWNERS = ["p1", "current", "first(players)", "none", "x", "level1a"]
+
+
+def _statement(rng: random.Random) -> str:
+    e = lambda: _expr(rng, 1)  # noqa: E731
+    zone = lambda: rng.choice(ZONES)  # noqa: E731
+    return rng.choice([
+        lambda: f"move {e()} to {zone()}",
+        lambda: f"move {e()} to table at {e()}",
+        lambda: f"move {e()} to top of {zone()}",
+        lambda: f"draw {e()} from {zone()} to {zone()}",
+        lambda: f"shuffle {zone()}",
+        lambda: f"{rng.choice(OWNERS)}.points = {e()}",
+        lambda: f"passes += {e()}",
+        lambda: f"ending = {e()}",
+        lambda: f"p1.words[{e()}] = {e()}",
+        lambda: f"let v = {e()}",
+        lambda: f"say {e()}",
+        lambda: f"next turn {e()}",
+        lambda: f"end game winner {e()}",
+        lambda: f"start_player = {e()}",
+        lambda: f"if {e()}:\n      pass",
+        lambda: f"for v in {e()}:\n      pass",
+        lambda: f"repeat {e()} times:\n      pass",
+    ])()
+
+
+def test_random_given_statements_fail_with_a_message(tmp_path):
+    """`given:` runs rule statements that were not checked either."""
+    rng = random.Random(5)
+    lines = [f'game "{os.path.relpath(GAME, tmp_path)}"', ""]
+    for i in range(300):
+        lines += [f'scenario "g{i}":', "  given:", f"    {_statement(rng)}", "  expect over or not over", ""]
+    path = tmp_path / "given.scenario"
+    path.write_text("\n".join(lines), "utf-8")
+    results = run_file(str(path))
+    assert len(results) == 300, results[0].reason
+    for r in results:
         assert "internal error" not in (r.reason or "") and "Traceback" not in (r.reason or ""), \
             f"{r.title}: {r.reason}"
