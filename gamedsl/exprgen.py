@@ -23,7 +23,8 @@ from typing import Dict, List, Optional
 
 from . import ast as A
 from . import builtins as B
-from .exprs import PLAIN_KEY_TYPES, WRITTEN_KEY, MAX_CALL_DEPTH, MAX_WORK, kind_of_type, named_constant, value_kind, zone_items
+from .exprs import (MAX_CALL_DEPTH, MAX_WORK, PLAIN_KEY_TYPES, WRITTEN_KEY, kind_of_type, named_constant,
+                    value_kind, zone_items)
 
 # A whole expression is generated only when it is big enough to gain from it.
 _MIN_NODES = 4

@@ -18,8 +18,8 @@ from gamedsl.scenario import run_file
 ROOT = Path(__file__).resolve().parent.parent
 GAME = ROOT / "games" / "wordomino.game"
 
-ATOMS = ["none", "0", "1", "-3", "2.5", "10 / 3", '"a"', '""', '"うき"', "[]", "[1, 2]", '[1, "a"]', "[[0, 0], [1, 0]]",
-         "(0, 0)", "p1", "p2", "current", "players", "true", "round", "table", "nouns", "p1.hand", "level1a",
+ATOMS = ["none", "0", "1", "-3", "2.5", "10 / 3", '"a"', '""', '"うき"', "[]", "[1, 2]", '[1, "a"]',
+         "[[0, 0], [1, 0]]", "(0, 0)", "p1", "p2", "current", "players", "true", "round", "table", "nouns", "p1.hand", "level1a",
          "right", "tiles", "first(p1.hand)", "p1.points", "p1.words", "passes", "ending", "scores", "said",
          "winners", "over", "999999999999999", "[none]", "tiles[1]", 'katakana["ア"]']
 OPERATORS = ["+", "-", "*", "/", "//", "%", "==", "!=", "<", ">=", "in", "not in", "and", "or"]
