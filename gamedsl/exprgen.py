@@ -78,6 +78,9 @@ def _container(ctx, v):
     return _charged(ctx, v)
 
 
+_MAX_NUMBER = B.MAX_NUMBER
+
+
 def _int_op(op, fast):
     slow = B.ARITH[op]
 
@@ -88,9 +91,6 @@ def _int_op(op, fast):
                 return r
         return slow(a, b, span)  # (beyond the bounds: it says so)
     return arith
-
-
-_MAX_NUMBER = B.MAX_NUMBER
 
 
 def _plus(a, b, span):
@@ -142,7 +142,7 @@ def _g_max(v):
 def _g_sum(v):
     if _all_ints(v):
         r = sum(v)
-        if -B.MAX_NUMBER <= r <= B.MAX_NUMBER:
+        if -_MAX_NUMBER <= r <= _MAX_NUMBER:
             return r
     raise GiveUp
 
@@ -355,7 +355,7 @@ class SourceCompiler:
             self.ex.local_kinds = saved_kinds
         args = [frame.names[p] for p in params]
         # As the closures do: a memo answers first (while moves are listed), then the work
-        # and the depth are charged.
+        # and the depth are charged. The key is exprs.memo_key's, written inline.
         plain = " and ".join(f"type({a}) in _PLAIN" for a in args) or "True"
         key = (f"({name!r}, {''.join(a + ', ' for a in args)}) if {plain} else "
                f"({name!r}, _WRITTEN, repr([{', '.join(args)}]))")

@@ -40,8 +40,7 @@ class Machine:
 
     # ------------------------------------------------------------ state helpers
     def ctx(self, state, env=None, pure=False) -> Ctx:
-        return Ctx(self.p, state, env if env is not None else self.env(state),
-                   self.p.catalogue(state["n"], state["options"]), pure)
+        return Ctx(self.p, state, env if env is not None else self.env(state), self.catalogue(state), pure)
 
     def catalogue(self, state):
         return self.p.catalogue(state["n"], state["options"])
