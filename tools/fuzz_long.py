@@ -13,8 +13,9 @@ hiding what they must, JSON round trips, declared values in range, identical rep
 Files and games are interleaved, so a run cut short by --minutes has done some of both;
 every game gets a game in turn until it has --games of them. Each crash is written to
 --out (the file, or the game's seed and players) with what happened, minimised when it is
-a rule file; the run ends with a summary (also written as summary.json), and exits 1 if
-anything crashed. The same --seed gives the same files and games.
+a rule file; the run ends with a summary (also written as summary.json, which is kept up
+to date every minute, so a run stopped early still counts what it finished), and exits 1
+if anything crashed. The same --seed gives the same files and games.
 """
 
 from __future__ import annotations
@@ -221,6 +222,19 @@ def main(argv=None) -> int:
                 seen_kinds.add(key)
                 print(f"CRASH {tag}: {crash['kind']}: {last[0][:200]}", flush=True)
 
+    def write_summary(finished: bool) -> dict:
+        # written at every report too: a run stopped early (or killed) still says, truly,
+        # how many files and games it finished and what crashed
+        summary = {
+            "seed": args.seed, "finished": finished, "minutes": round((time.time() - began) / 60, 1),
+            "jobs": args.jobs, "files": done["files"], "files_asked": args.files,
+            "file_outcomes": done["outcomes"], "games_asked": args.games, "moves": done["moves"],
+            "games": {str(Path(g).relative_to(ROOT)): n for g, n in done["games"].items()},
+            "crashes": done["crashes"], "distinct_crashes": len(seen_kinds),
+        }
+        (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", "utf-8")
+        return summary
+
     last_report = time.time()
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(args.jobs, initializer=_init,
@@ -243,14 +257,8 @@ def main(argv=None) -> int:
                 least = min(done["games"].values(), default=0)
                 print(f"[{(time.time() - began) / 60:.1f} min] files {done['files']} {done['outcomes']}; "
                       f"games per game >= {least}; crashes {done['crashes']}", flush=True)
-    summary = {
-        "seed": args.seed, "minutes": round((time.time() - began) / 60, 1), "jobs": args.jobs,
-        "files": done["files"], "files_asked": args.files, "file_outcomes": done["outcomes"],
-        "games_asked": args.games, "moves": done["moves"],
-        "games": {str(Path(g).relative_to(ROOT)): n for g, n in done["games"].items()},
-        "crashes": done["crashes"], "distinct_crashes": len(seen_kinds),
-    }
-    (out / "summary.json").write_text(json.dumps(summary, indent=1) + "\n", "utf-8")
+                write_summary(False)
+    summary = write_summary(True)
     print(json.dumps(summary, indent=1))
     return 1 if done["crashes"] else 0
 
