@@ -85,8 +85,21 @@ def cell_sort_key(key: str):
     return (int(y), int(x))
 
 
+_COORDINATE_TYPES = (int, float)  # exact types: true is not a coordinate
+
+
+def is_cell(c) -> bool:
+    """A list of two numbers. (Asked for every placement a word game lists: the common case
+    is checked first, by exact types.)"""
+    if type(c) is list and len(c) == 2:
+        x, y = c
+        if type(x) in _COORDINATE_TYPES and type(y) in _COORDINATE_TYPES:
+            return True
+    return isinstance(c, list) and len(c) == 2 and all(is_number(v) for v in c)
+
+
 def check_cell(c, span):
-    if not (isinstance(c, list) and len(c) == 2 and all(is_number(v) for v in c)):
+    if not is_cell(c):
         raise RuleError("E504", f"a cell (x, y) is needed, not {plain(c)}", span)
     return c
 

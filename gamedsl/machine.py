@@ -18,7 +18,7 @@ from math import prod
 from typing import List, Optional
 
 from . import rng
-from .builtins import bounded, cell_key, check_cell, is_number, plain, sized
+from .builtins import bounded, cell_key, check_cell, is_cell, is_number, plain, sized
 from .errors import RuleError
 from .exprs import MAX_WORK, Ctx
 
@@ -669,7 +669,7 @@ class Machine:
         if t == "number":
             return is_number(v)
         if t == "cell":
-            return isinstance(v, list) and len(v) == 2 and all(is_number(x) for x in v)
+            return is_cell(v)
         if t == "list of text":
             return isinstance(v, list) and all(isinstance(x, str) for x in v)
         if t in self.p.decls.enums:

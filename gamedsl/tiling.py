@@ -30,7 +30,7 @@ def _board_letters(ctx, zone, z: dict) -> Dict[Tuple[int, int], object]:
     show. Kept while moves are listed (ctx.memo), when the state cannot change."""
     memo = ctx.memo
     key = ("tiling board", tuple(zone))
-    if memo is not None and key in memo:
+    if memo is not None and key is not None and key in memo:
         return memo[key]
     cat = ctx.cat
     where = ctx.state["where"]
@@ -191,7 +191,7 @@ class _Reader:
         key = (id(self.words), self.n, self.both, letters, placed)
         found = self.cache.get(key)
         if found is None:
-            hits = sorted({w for _, _, _, w in self.words.readings(list(letters), placed, self.n, self.both)})
+            hits = sorted({w for _, _, _, w in self.words.read_through(letters, placed, self.n, self.both)})
             found, folded = [], set()
             for w in hits:
                 f = self.words.fold(w)
@@ -221,9 +221,27 @@ def _word_lines(ctx, span, words, zone, cells, letters, n, ways):
     letters = as_list(letters, span)
     if len(cells) != len(letters) or len(set(cells)) != len(cells):
         raise RuleError("E504", f"{what} needs one letter for each of distinct cells", span)
+    memo = ctx.memo
+    key = _lines_key(words, n, both, zone, cells, letters)
+    if memo is not None and key is not None and key in memo:
+        return memo[key]
     board = _board_letters(ctx, zone, z)
     runs = _runs_through(board, cells, n)
-    return _Reader(words, n, both).lines(board, runs, dict(zip(cells, letters)))
+    found = _Reader(words, n, both).lines(board, runs, dict(zip(cells, letters)))
+    if memo is not None and key is not None:
+        memo[key] = found
+    return found
+
+
+def _lines_key(words, n, both, zone, cells, letters):
+    """word_lines' answer is kept while moves are listed (ctx.memo): a guard asks it again
+    for each placement word_placements has just read. None: letters that cannot be a key."""
+    key = ("tiling lines", id(words), n, both, tuple(zone), tuple(cells), tuple(letters))
+    try:
+        hash(key)
+    except TypeError:  # (a scenario's unchecked expression may pass anything)
+        return None
+    return key
 
 
 def _word_placements(ctx, span, words, zone, pieces, n, ways):
@@ -234,6 +252,7 @@ def _word_placements(ctx, span, words, zone, pieces, n, ways):
     z, size, found = _placements_of(ctx, span, zone, pieces, what)
     board = _board_letters(ctx, zone, z)
     reader = _Reader(words, n, both)
+    memo = ctx.memo
     runs_of: Dict[tuple, list] = {}
     out = []
     for comp, cells in found:
@@ -242,7 +261,10 @@ def _word_placements(ctx, span, words, zone, pieces, n, ways):
             runs = runs_of[cells] = _runs_through(board, cells, n)
         if not runs:
             continue
-        lines = reader.lines(board, runs, dict(zip(cells, ctx.cat.faces[comp])))
+        faces = ctx.cat.faces[comp]
+        lines = reader.lines(board, runs, dict(zip(cells, faces)))
+        if memo is not None:
+            memo[_lines_key(words, n, both, zone, cells, faces)] = lines  # (texts: always a key)
         if lines:
             out.append([comp, [list(c) for c in cells], lines])
     return out

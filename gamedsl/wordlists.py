@@ -213,16 +213,20 @@ class WordList:
         """Every word readable on consecutive cells line[start:end] (end - start >= n) whose
         span holds an index of `placed`: (start, end, backwards, word), sorted, each once.
         Backwards readings (with both_ways) read line[end-1], ..., line[start]."""
+        return sorted(self.read_through(line, placed, n, both_ways))
+
+    def read_through(self, line: Sequence, placed: Iterable[int], n: int, both_ways: bool) -> set:
+        """The readings as a set, unsorted (for a caller that only wants their words)."""
         cells = [self._cell(c) for c in line]
         size = len(cells)
         marks = sorted({int(p) for p in placed if 0 <= p < size})
+        found: set = set()
         if not marks:
-            return []
-        found = set()
+            return found
         self._read_line(cells, marks, n, False, found)
         if both_ways:
             self._read_line(cells[::-1], [size - 1 - p for p in reversed(marks)], n, True, found)
-        return sorted(found)
+        return found
 
     def _read_line(self, cells, marks, n, backwards, found) -> None:
         size = len(cells)

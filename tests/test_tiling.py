@@ -418,6 +418,35 @@ def test_word_placements_read_four_ways_when_asked(wordy, ca):
     assert [ev(wordy, ca, "tx()"), [[2, 0], [2, 1]], [["at", "cat"], ["tx"]]] in two_letters
 
 
+def test_word_lines_answer_alike_within_a_listing_after_word_placements(wordy, ca):
+    """While moves are listed (one memo for the listing), word_lines of a placement that
+    word_placements just read is taken from it: it must be the same answer as alone."""
+    from gamedsl.exprs import Ctx
+
+    def listing_ctx():
+        ctx = Ctx(wordy.program, ca, {}, wordy.machine.catalogue(ca), pure=True)
+        ctx.memo = {}
+        return ctx
+
+    def value(ctx, text):
+        return wordy.program.compiler.ex.expr(_expr(text), set())(ctx)
+
+    ctx = listing_ctx()
+    found = value(ctx, "word_placements(dict, board, [tx()], 2, 4)")
+    assert found
+    for piece, cells, lines in found:
+        asked = f'word_lines(dict, board, {_cells_text(cells)}, ["t", "x"], 2, 4)'
+        assert value(ctx, asked) == lines == ev(wordy, ca, asked)
+    # the same cells with other letters are read afresh
+    other = 'word_lines(dict, board, [(2, 0), (2, 1)], ["x", "t"], 2, 4)'
+    assert value(ctx, other) == ev(wordy, ca, other) == [["tx"]]
+    # letters that cannot be a key (a scenario's unchecked expression) are refused alike
+    odd = 'word_lines(dict, board, [(2, 0)], [[1]], 2, 2)'
+    for read in (lambda: value(listing_ctx(), odd), lambda: ev(wordy, ca, odd)):
+        with pytest.raises(RuleError, match="cannot take"):
+            read()
+
+
 def _cells_text(cells) -> str:
     return "[" + ", ".join(f"({x}, {y})" for x, y in cells) + "]"
 
@@ -667,3 +696,13 @@ def test_a_secret_choice_recorded_but_not_carried_out_leaves_moved_alone(tmp_pat
     assert after["moved"] == before["moved"]             # P2 learns nothing from P1's pick
     state = game.apply(state, game.parse_move(state, "pick 2", 1))
     assert game.view(state, 1)["moved"] == [0]           # both chose: the turn ran
+
+
+@pytest.mark.parametrize("value, cell", [
+    ([1, 2], True), ([1.5, -2], True), ([0, 0.0], True),
+    ([True, 1], False), ([1, False], False), ([1], False), ([1, 2, 3], False), ((1, 2), False),
+    ("12", False), ([1, "2"], False), ([1, None], False), ([[1], 2], False), (None, False),
+])
+def test_a_cell_is_a_list_of_two_numbers(value, cell):
+    from gamedsl.builtins import is_cell
+    assert is_cell(value) is cell
