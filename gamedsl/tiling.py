@@ -30,7 +30,7 @@ def _board_letters(ctx, zone, z: dict) -> Dict[Tuple[int, int], object]:
     show. Kept while moves are listed (ctx.memo), when the state cannot change."""
     memo = ctx.memo
     key = ("tiling board", tuple(zone))
-    if memo is not None and key is not None and key in memo:
+    if memo is not None and key in memo:
         return memo[key]
     cat = ctx.cat
     where = ctx.state["where"]
@@ -263,8 +263,9 @@ def _word_placements(ctx, span, words, zone, pieces, n, ways):
             continue
         faces = ctx.cat.faces[comp]
         lines = reader.lines(board, runs, dict(zip(cells, faces)))
-        if memo is not None:
-            memo[_lines_key(words, n, both, zone, cells, faces)] = lines  # (texts: always a key)
+        key = _lines_key(words, n, both, zone, cells, faces) if memo is not None else None
+        if key is not None:
+            memo[key] = lines
         if lines:
             out.append([comp, [list(c) for c in cells], lines])
     return out
