@@ -297,6 +297,13 @@ def _assignable(ctx, span, items, groups):
     """Can each item be given a group of its own that holds it (a matching of items to groups)?"""
     items = as_list(items, span)
     groups = [as_list(g, span) for g in as_list(groups, span)]
+    try:
+        # each item is looked for in each group, again and again: as sets when all can be
+        # (`in` a set and `in` a list agree on values that hash)
+        hash(tuple(items))
+        groups = [set(g) for g in groups]
+    except TypeError:
+        pass
     owner: Dict[int, int] = {}  # group index -> item index
 
     def place(i: int, tried: set) -> bool:
