@@ -36,14 +36,28 @@ class Machine:
         self.p = program
         self.max_steps = max_steps
         self._drawn = 0   # components drawn in the current run(), counted against max_steps
+        # The moves a `choose` listed to know it is not stuck, kept for the one listing of the
+        # same decision that nearly always follows (a bot's, a client's): (state, its pending,
+        # seat, moves). Handed out once, so the caller owns the list.
+        self._listed = None
+        self._last_catalogue = None
         self.handlers = {name[3:]: getattr(self, name) for name in dir(self) if name.startswith("_x_")}
 
     # ------------------------------------------------------------ state helpers
     def ctx(self, state, env=None, pure=False) -> Ctx:
-        return Ctx(self.p, state, env if env is not None else self.env(state), self.catalogue(state), pure)
+        if env is None:
+            env = self.env(state)
+        # (made for nearly every statement: the catalogue of the state's own options object,
+        # which nothing changes after the game begins, is kept aside)
+        last = self._last_catalogue
+        if last is not None and last[0] is state["options"] and last[1] == state["n"]:
+            return Ctx(self.p, state, env, last[2], pure)
+        return Ctx(self.p, state, env, self.catalogue(state), pure)
 
     def catalogue(self, state):
-        return self.p.catalogue(state["n"], state["options"])
+        cat = self.p.catalogue(state["n"], state["options"])
+        self._last_catalogue = (state["options"], state["n"], cat)
+        return cat
 
     @staticmethod
     def env(state) -> dict:
@@ -59,6 +73,7 @@ class Machine:
         self._drawn = 0
         stack = state["stack"]
         flow = state["flow"]
+        blocks, handlers, max_steps = self.p.blocks, self.handlers, self.max_steps
         while state["pending"] is None and not flow["over"]:
             if stop_depth is not None and len(stack) <= stop_depth:
                 return
@@ -68,17 +83,23 @@ class Machine:
             frame = stack[-1]
             k = frame["k"]
             if k == "blk":
-                block = self.p.blocks[frame["b"]]
+                # the block's statements one after another, while none of them has pushed a
+                # frame, popped this one, or stopped the run
+                block = blocks[frame["b"]]
+                n = len(block)
                 i = frame["i"]
-                if i >= len(block):
+                while i < n:
+                    stmt = block[i]
+                    i += 1
+                    frame["i"] = i
+                    steps += 1
+                    if steps > max_steps:
+                        self._runaway(state, stmt)
+                    handlers[stmt.op](state, stmt)
+                    if not stack or stack[-1] is not frame or state["pending"] is not None or flow["over"]:
+                        break
+                else:
                     stack.pop()
-                    continue
-                stmt = block[i]
-                frame["i"] = i + 1
-                steps += 1
-                if steps > self.max_steps:
-                    self._runaway(state, stmt)
-                self.handlers[stmt.op](state, stmt)
             elif k == "act":
                 stack.pop()
             elif k == "for":
@@ -249,16 +270,16 @@ class Machine:
 
     def _x_call(self, state, s):
         names, block = self.p.procs[s.a]
-        if s.b:
-            ctx = self.ctx(state)
-            args = [a(ctx) for a in s.b]
-        else:
-            args = []
         stack = state["stack"]
         # (each activation is a frame: a short stack cannot hold 100 of them)
         if len(stack) > 100 and sum(1 for f in stack if f["k"] == "act") > 100:
             raise RuleError("E502", f"procedure '{s.a}' calls itself more than 100 deep", s.span)
-        self._activate(state, block, dict(zip(names, args)))
+        if s.b:
+            ctx = self.ctx(state)
+            env = {name: a(ctx) for name, a in zip(names, s.b)}
+        else:
+            env = {}
+        self._activate(state, block, env)
 
     def _x_if(self, state, s):
         ctx = self.ctx(state)
@@ -391,11 +412,11 @@ class Machine:
             return
         self._take(state, comp)
         if info.sorted_by is not None:
-            key_of = lambda c: cat.attrs[c].get(info.sorted_by, 0)  # noqa: E731
-            k = key_of(comp)
+            comp_attrs, field = cat.attrs, info.sorted_by
+            k = comp_attrs[comp].get(field, 0)
             pos = len(z)
             for i, other in enumerate(z):
-                if key_of(other) > k:
+                if comp_attrs[other].get(field, 0) > k:
                     pos = i
                     break
             z.insert(pos, comp)
@@ -482,8 +503,20 @@ class Machine:
                 raise RuleError("E504", f"a timer needs a number of seconds above 0, not {plain(seconds)}",
                                 s.span)
             state["pending"]["timer"] = seconds
-        if not self.moves_for(state, player, first_only=True):
+        if any(alt.typed is not None for alt in s.b):
+            # a typed move's suggestions may be a bot's whole search: the first one will do
+            listed = self.moves_for(state, player, first_only=True)
+        else:
+            try:
+                listed = self.moves_for(state, player)
+            except RuleError:
+                # a listing that fails says so where the moves are asked for, as it always has
+                listed = self.moves_for(state, player, first_only=True)
+            else:
+                self._listed = (state, state["pending"], player, listed)
+        if not listed:
             state["pending"] = None
+            self._listed = None
             raise RuleError("E503", f"P{player + 1} has no legal move here", s.span,
                             "add an alternative that is always possible (e.g. pass)")
 
@@ -517,6 +550,12 @@ class Machine:
         """Every legal move of `seat` at the pending decision, in the rules' order (with
         `first_only`, the first one found: enough to know the choice is not stuck; without
         `suggestions`, none of a typed alternative's, which may be a word game's whole search)."""
+        listed = self._listed
+        if listed is not None and listed[0] is state:
+            self._listed = None
+            # (the same decision, not changed since: a submitted move makes a new pending)
+            if listed[1] is state["pending"] and listed[2] == seat and not first_only:
+                return listed[3]
         choice = self._choice_for(state, seat)
         if choice is None:
             return []
@@ -777,7 +816,9 @@ class Machine:
         self.run(state)
 
     def _enter_alternative(self, state, alts, move):
-        alt = next(a for a in alts if a.name == move["alt"])
+        for alt in alts:
+            if alt.name == move["alt"]:
+                break
         env = self.env(state)
         for param, value in zip(alt.params, move["args"]):
             env[param.name] = value

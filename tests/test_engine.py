@@ -361,3 +361,65 @@ def test_each_module_imports_on_its_own(module):
     done = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=root,
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+THEN_SECRET = '''
+game "Then secret"
+players 2
+player var chose_right: bool = false
+
+turn:
+  choose by current:
+    left "left":
+      pass
+    right "right":
+      current.chose_right = true
+  if current.chose_right:
+    end game
+  choose secretly by each p in players:
+    low "low":
+      pass
+    high "high":
+      pass
+  end game
+'''
+
+
+def test_moves_listed_by_a_choose_are_those_of_the_decision_now(tmp_path):
+    # A `choose` keeps the moves it listed for the next listing of the same decision: a
+    # move played without that listing must not leave them for the next decision.
+    g = game_from(THEN_SECRET, tmp_path)
+    s = g.new_game(2, seed=3)
+    g.apply_legal(s, {"seat": 0, "alt": "left", "args": []}, in_place=True)
+    assert [m["alt"] for m in g.legal_moves(s, 0)] == ["low", "high"]
+    assert [m["alt"] for m in g.legal_moves(s, 1)] == ["low", "high"]
+    s = g.new_game(2, seed=3)
+    g.apply_legal(s, {"seat": 0, "alt": "right", "args": []}, in_place=True)
+    assert g.is_over(s)
+    assert g.legal_moves(s, 0) == []
+
+
+def test_the_moves_handed_out_belong_to_the_caller(tmp_path):
+    g = game_from(COUNTER, tmp_path)
+    s = g.new_game(2, seed=1)
+    first = g.legal_moves(s)
+    first[0]["args"].append(99)
+    first.clear()
+    assert [g.move_text(s, m) for m in g.legal_moves(s)] == ["add 1", "add 2", "hold"]
+
+
+@pytest.mark.parametrize("name", ["trade_tycoon", "legendary_inventors"])
+def test_listing_after_a_move_in_place_is_a_fresh_listing(name):
+    g = load(f"games/{name}.game")
+    rng = __import__("random").Random(7)
+    s = g.new_game(3, seed=7)
+    steps = 0
+    while not g.is_over(s) and steps < 150:
+        for seat in g.waiting_for(s):
+            fresh = g.legal_moves(clone(s), seat)
+            assert g.legal_moves(s, seat) == fresh
+            assert g.legal_moves(s, seat) == fresh
+        seat = g.waiting_for(s)[0]
+        g.apply_legal(s, rng.choice(g.legal_moves(clone(s), seat)), in_place=True)
+        steps += 1
+    assert steps > 50
