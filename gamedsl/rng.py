@@ -32,6 +32,18 @@ def below(holder: dict, n: int) -> int:
 
 
 def shuffle(holder: dict, items: list) -> None:
+    # `below` for each position, written out: a deck is shuffled at every game's start
+    state = holder["rng"]
     for i in range(len(items) - 1, 0, -1):
-        j = below(holder, i + 1)
+        n = i + 1
+        limit = (1 << 64) - ((1 << 64) % n)
+        while True:
+            state = (state + 0x9E3779B97F4A7C15) & _MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            r = z ^ (z >> 31)
+            if r < limit:
+                break
+        j = r % n
         items[i], items[j] = items[j], items[i]
+    holder["rng"] = state
