@@ -379,10 +379,11 @@ class Game:
             return self.scores(state)
         return self._each_seat(state, self.program.heuristic)
 
-    def _each_seat(self, state: dict, declared) -> List[object]:
+    def _each_seat(self, state: dict, declared, ctx: Optional[Ctx] = None) -> List[object]:
         """A declared `... of p: expr` evaluated for every seat."""
         var, fn = declared
-        ctx = Ctx(self.program, state, {}, self.machine.catalogue(state), pure=True)
+        if ctx is None:
+            ctx = Ctx(self.program, state, {}, self.machine.catalogue(state), pure=True)
         out = []
         for seat in range(state["n"]):
             ctx.env = {var: seat}
@@ -395,8 +396,11 @@ class Game:
     def results(self, state: dict) -> dict:
         """Scores, ranks (1 = first; equal players share a rank), winners and declared result fields."""
         p, n, flow = self.program, state["n"], state["flow"]
-        scores = self.scores(state)
         ctx = Ctx(p, state, {}, self.machine.catalogue(state), pure=True)
+        # The state does not change while its results are read: a def the score, the
+        # tie-breaks and the result fields share is worked out once per arguments.
+        ctx.memo = {}
+        scores = [0] * n if p.score is None else self._each_seat(state, p.score, ctx)
         keys = []
         for seat in range(n):
             k = [1 if flow["winner"] == seat else 0, scores[seat]]
@@ -406,7 +410,7 @@ class Game:
                 k.extend(f(ctx) if most else _negate(f(ctx)) for f, most in fns)
             keys.append(k)
         ranks = [1 + sum(1 for other in keys if _greater(other, mine)) for mine in keys]
-        fields = self._per_player(state, p.results)
+        fields = _written_per_player(self, state, p.results, ctx)
         finished = bool(flow["over"]) and not flow["unfinished"]
         return {
             "finished": finished, "unfinished": bool(flow["unfinished"]), "scores": scores, "ranks": ranks,
@@ -415,10 +419,11 @@ class Game:
         }
 
 
-def _written_per_player(game: "Game", state: dict, facts: list) -> dict:
+def _written_per_player(game: "Game", state: dict, facts: list, ctx: Optional[Ctx] = None) -> dict:
     """Declared per-player values (`result`, `public`): players and components written as text."""
     p = game.program
-    ctx = Ctx(p, state, {}, game.machine.catalogue(state), pure=True)
+    if ctx is None:
+        ctx = Ctx(p, state, {}, game.machine.catalogue(state), pure=True)
     out = {}
     for name, var, fn, kind in facts:
         values = []

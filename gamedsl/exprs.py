@@ -575,12 +575,13 @@ def named_constant(fn_decl):
 
 def _pure(fn: Fn) -> Fn:
     def pure(ctx):
-        saved = ctx.pure
+        if ctx.pure:  # (listing moves: pure already)
+            return fn(ctx)
         ctx.pure = True
         try:
             return fn(ctx)
         finally:
-            ctx.pure = saved
+            ctx.pure = False
     return pure
 
 
