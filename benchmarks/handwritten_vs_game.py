@@ -46,12 +46,13 @@ class GameVersion:
 
     def __init__(self, game):
         self.game = game
+        # bound once, as the hand-written module's functions are (a look-up through
+        # __getattr__ at every call was charged to the .game version alone)
+        self.waiting_for, self.legal_moves, self.is_over = game.waiting_for, game.legal_moves, game.is_over
+        self.apply, self.apply_legal, self.results = game.apply, game.apply_legal, game.results
 
     def new_game(self, seed):
         return self.game.new_game(3, seed)
-
-    def __getattr__(self, name):
-        return getattr(self.game, name)
 
 
 def play(api, seeds, checked: bool) -> None:
