@@ -3,8 +3,9 @@
 Reading a rule file with lark costs ~0.1 s for the real games, plus ~0.06 s to import lark and
 load the built parser: most of a cold `gamedsl check`. A file whose text has not changed since
 it was last read gets its syntax tree (and its parse warnings) back from the cache folder, and
-lark is not imported at all. A changed file, or a changed parser (the grammar or the modules
-that build the tree), misses and is parsed again.
+lark is not imported at all. A changed file misses and is parsed again — a rule file only
+in the declarations that changed (gamedsl/decl_cache.py); a changed parser (the grammar or
+the modules that build the tree) misses every entry.
 
 The folder is private (mode 0700, owned by the user) because entries are pickles; an entry
 that cannot be read is a miss, never an error. Only parses without errors are kept, and the
@@ -24,7 +25,7 @@ from .diagnostics import Diagnostic
 MAX_SOURCE_BYTES = 4 * 1024 * 1024  # larger sources are refused before they are read or parsed
 MAX_ENTRIES = 256
 # What the tree of a given text depends on: any change to these misses every entry.
-_PARSER_MODULES = ("syntax.py", "to_ast.py", "ast.py", "diagnostics.py", "builtins.py")
+_PARSER_MODULES = ("syntax.py", "to_ast.py", "ast.py", "diagnostics.py", "builtins.py", "decl_cache.py")
 _SUFFIX = ".ast"
 
 
@@ -71,21 +72,35 @@ def _entry(folder: str, source: str, path: str, start: str) -> Tuple[str, bytes]
 
 
 def _read(entry: str, digest: bytes):
+    saved = load(entry)
+    if not (isinstance(saved, tuple) and len(saved) == 3 and saved[0] == digest):
+        return None
+    return saved[1], list(saved[2])
+
+
+def load(entry: str):
+    """What an entry holds; None if it cannot be read (missing, truncated, from another
+    version of Python): a miss, never an error."""
     try:
         with open(entry, "rb") as f:
-            saved, tree, diags = pickle.load(f)
-    except Exception:  # missing, truncated, from another version: parse again
+            return pickle.load(f)
+    except Exception:
         return None
-    return (tree, list(diags)) if saved == digest else None
 
 
 def _write(folder: str, entry: str, digest: bytes, tree, diags: List[Diagnostic]) -> None:
+    store(folder, entry, (digest, tree, tuple(diags)))
+
+
+def store(folder: str, entry: str, payload) -> None:
+    """Write an entry whole or not at all (a reader never sees half of one), then prune
+    the entries of its kind (its suffix)."""
     tmp = f"{entry}.{os.getpid()}.tmp"
     try:
         with open(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600), "wb") as f:
-            pickle.dump((digest, tree, tuple(diags)), f, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(payload, f, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, entry)
-        _prune(folder)
+        _prune(folder, os.path.splitext(entry)[1])
     except (OSError, pickle.PicklingError, RecursionError):
         try:
             os.unlink(tmp)
@@ -93,8 +108,8 @@ def _write(folder: str, entry: str, digest: bytes, tree, diags: List[Diagnostic]
             pass
 
 
-def _prune(folder: str) -> None:
-    entries = [e for e in os.scandir(folder) if e.name.endswith(_SUFFIX)]
+def _prune(folder: str, suffix: str) -> None:
+    entries = [e for e in os.scandir(folder) if e.name.endswith(suffix)]
     if len(entries) <= MAX_ENTRIES:
         return
     entries.sort(key=lambda e: e.stat().st_mtime)
@@ -120,8 +135,12 @@ def parse(source: str, path: str = "<text>", start: str = "game_file") -> Tuple[
         except OSError:
             pass
         return hit
-    from .syntax import parse as parse_text
-    tree, diags = parse_text(source, path, start)
+    if start == "game_file":
+        from .decl_cache import parse as parse_by_declaration
+        tree, diags = parse_by_declaration(folder, source, path, _parser_version())
+    else:
+        from .syntax import parse as parse_text
+        tree, diags = parse_text(source, path, start)
     if tree is not None and not any(d.is_error for d in diags):
         _write(folder, entry, digest, tree, diags)
     return tree, diags

@@ -57,7 +57,8 @@ def test_a_changed_file_is_parsed_again_and_its_errors_are_reported(cache_home, 
     game.write_text(GAME + "\nphase broken\n", "utf-8")
     with pytest.raises(GameError) as err:
         load(str(game))
-    assert parses == [str(game), str(game)]
+    # (the new declaration alone, then the whole file for its diagnostics)
+    assert len(parses) > 1 and set(parses) == {str(game)}
     assert any(d.is_error for d in err.value.diagnostics)
 
 
@@ -82,6 +83,15 @@ def test_a_damaged_entry_is_a_miss(cache_home, parses, damage):
     tree, _ = ast_cache.parse(GAME, "t.game")
     (entry,) = entries(cache_home)
     entry.write_bytes(damage)
+    # the file's declarations parsed one by one answer (gamedsl/decl_cache.py)...
+    again, diags = ast_cache.parse(GAME, "t.game")
+    assert again == tree and not diags
+    assert parses == ["t.game"]
+    # ... and when their record is damaged too, the file is parsed again
+    (entry,) = entries(cache_home)
+    entry.write_bytes(damage)
+    (record,) = (cache_home / "gamedsl").glob("*.decls")
+    record.write_bytes(damage)
     again, diags = ast_cache.parse(GAME, "t.game")
     assert again == tree and not diags
     assert parses == ["t.game", "t.game"]
@@ -99,6 +109,7 @@ def test_the_folder_keeps_a_bounded_number_of_entries(cache_home, monkeypatch):
     for i in range(20):
         ast_cache.parse(GAME, f"t{i}.game")
         assert len(entries(cache_home)) <= 6
+        assert 0 < len(list((cache_home / "gamedsl").glob("*.decls"))) <= 6
     # the newest entries stay
     again = []
     monkeypatch.setattr(syntax, "parse", lambda *a: again.append(a) or (None, []))
