@@ -14,7 +14,6 @@ copied or replayed at any point mid-turn.
 from __future__ import annotations
 
 from itertools import product
-from math import prod
 from typing import List, Optional
 
 from . import rng
@@ -584,6 +583,7 @@ class Machine:
         parameter's list is computed once (not once per value of the parameters before it),
         in order, stopping at an empty one as the step-by-step listing would."""
         domains = []
+        count = 1
         for param in alt.params:
             domain = param.domain(ctx)
             if not isinstance(domain, list):
@@ -592,8 +592,8 @@ class Machine:
             if not domain:
                 return
             domains.append(domain)
+            count *= len(domain)
         name, guard = alt.name, alt.guard
-        count = prod(len(d) for d in domains)
         if guard is None:
             if first_only:
                 out.append({"seat": seat, "alt": name, "args": [d[0] for d in domains]})
@@ -601,7 +601,10 @@ class Machine:
             if len(out) + count > MAX_MOVES:
                 raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
                                 "narrow its parameters' lists, or ask in two steps")
-            out += [{"seat": seat, "alt": name, "args": [*args]} for args in product(*domains)]
+            if len(domains) == 1:  # (a choice of one thing: no tuples to unpack)
+                out += [{"seat": seat, "alt": name, "args": [v]} for v in domains[0]]
+            else:
+                out += [{"seat": seat, "alt": name, "args": [*args]} for args in product(*domains)]
             return
         # (only where the combinations are few enough to list at once: more would make more
         # moves than a choice may have, which the loop below stops at, in bounded memory)
