@@ -9,6 +9,9 @@ what a playout loop can do). Each round plays the G games with one version, then
 the figure is the median over the rounds of games per second of wall time and of this
 process's CPU time (the machine may be shared: CPU time is the steadier one).
 
+`--split` says where each version's time goes: time per game in each call, and
+`legal_moves` alone on saved states of the same games.
+
 `--just-play VERSION N` only plays N checked games of one version (`.game` or
 `hand-written`), for counting instructions, which a loaded machine does not blur:
 `valgrind --tool=callgrind --callgrind-out-file=/dev/null python benchmarks/handwritten_vs_game.py
@@ -21,6 +24,8 @@ per wall second, and CPU seconds per game of this process and its workers.
 from __future__ import annotations
 
 import argparse
+import copy
+import gc
 import os
 import platform
 import random
@@ -35,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.handwritten import trade_tycoon as hw  # noqa: E402
+from gamedsl.engine import clone  # noqa: E402
 from gamedsl.loader import load  # noqa: E402
 from gamedsl.simulate import SimSpec, run  # noqa: E402
 
@@ -87,6 +93,69 @@ def playouts(games: int, rounds: int) -> dict:
     return out
 
 
+def split(games: int) -> None:
+    """Where each version's time goes: ms per game in each call of an in-place random game,
+    and the listing alone (`legal_moves` on saved states of such games, best of 5). Wall
+    time, for a quiet machine: the CPU clock, read around each call, does not add up here."""
+    versions = {".game": GameVersion(load(str(GAME))), "hand-written": hw}
+    copies = {".game": clone, "hand-written": copy.deepcopy}
+    calls = ("new_game", "legal_moves", "apply_legal", "results")
+    spent = {name: dict.fromkeys(calls, 0.0) for name in versions}
+    saved = {name: [] for name in versions}
+    clock = time.perf_counter
+    for name, api in versions.items():
+        mine = spent[name]
+        for seed in range(games):
+            rng = random.Random(seed)
+            t = clock()
+            state = api.new_game(seed)
+            mine["new_game"] += clock() - t
+            while not api.is_over(state):
+                seat = api.waiting_for(state)[0]
+                t = clock()
+                moves = api.legal_moves(state, seat)
+                mine["legal_moves"] += clock() - t
+                move = rng.choice(moves)
+                t = clock()
+                state = api.apply_legal(state, move, in_place=True)
+                mine["apply_legal"] += clock() - t
+            t = clock()
+            api.results(state)
+            mine["results"] += clock() - t
+        for seed in range(games):  # the same games again, their states kept (not timed)
+            rng, state = random.Random(seed), api.new_game(seed)
+            while not api.is_over(state):
+                seat = api.waiting_for(state)[0]
+                saved[name].append((copies[name](state), seat))
+                state = api.apply_legal(state, rng.choice(api.legal_moves(state, seat)), in_place=True)
+    # (thousands of saved states: kept out of the collector's way, or its passes over them
+    # land on whichever call is running)
+    gc.collect()
+    gc.freeze()
+    listing = {}
+    for name, api in versions.items():
+        best = float("inf")
+        for _ in range(5):
+            t = clock()
+            for state, seat in saved[name]:
+                api.legal_moves(state, seat)
+            best = min(best, clock() - t)
+        listing[name] = best
+    gc.unfreeze()
+    print(f"Where the time goes ({games} random games in place; ms per game, wall):")
+    print()
+    print("| call | .game | hand-written | ratio |")
+    print("|---|---|---|---|")
+    for call in calls:
+        g, h = spent[".game"][call] / games * 1e3, spent["hand-written"][call] / games * 1e3
+        print(f"| {call} | {g:.3f} | {h:.3f} | {g / h:.1f}x |")
+    g, h = listing[".game"] / games * 1e3, listing["hand-written"] / games * 1e3
+    print(f"| legal_moves alone, on the saved states | {g:.3f} | {h:.3f} | {g / h:.1f}x |")
+    print()
+    print("(`apply_legal` of the .game includes listing the next choice's moves, which the "
+          "`legal_moves` after it is then handed)")
+
+
 def children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -108,7 +177,11 @@ def main() -> None:
     ap.add_argument("--sim-games", type=int, default=200, help="games per simulate run (default 200)")
     ap.add_argument("--sim-rounds", type=int, default=3, help="simulate runs per --jobs value (default 3)")
     ap.add_argument("--just-play", nargs=2, metavar=("VERSION", "N"), help="only play N games of VERSION")
+    ap.add_argument("--split", action="store_true", help="only say where each version's time goes, by call")
     args = ap.parse_args()
+    if args.split:
+        split(args.games)
+        return
     if args.just_play:
         version, n = args.just_play
         api = {".game": lambda: GameVersion(load(str(GAME))), "hand-written": lambda: hw}[version]()
