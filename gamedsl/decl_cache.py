@@ -5,7 +5,8 @@ parsed again (~60 ms of lark for the largest games, a fifth of a `gamedsl check`
 an edit nearly always touches one declaration. Here a file is cut into its top-level
 declarations; each is parsed alone, as a file of its own padded with blank lines so its
 spans are those of the whole file, and kept by its text and first line. After an edit only
-the declarations whose text or place changed are parsed again.
+the declarations whose text changed are parsed again; one that only moved (lines added or
+removed above it) gets its spans moved with it.
 
 The cut is made only where a top-level declaration must begin: a line starting with a
 letter, outside brackets and not continuing the line before. Wherever a declaration fails
@@ -16,6 +17,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+
+import attrs
 from typing import Dict, List, Tuple
 
 from . import ast as A
@@ -87,12 +90,18 @@ def parse(folder: str, source: str, path: str, version: bytes):
         return parse_text(source, path)
     record = _record_file(folder, path)
     known = _read(record, version)
+    # a declaration that only moved (lines added or removed above it) is moved, not parsed
+    moved = {text: (line, entry) for (line, text), entry in known.items() if line > 1}
     parsed: Dict[Tuple[int, str], tuple] = {}
     missing: List[Tuple[int, str]] = []
     for key in pieces + [None]:
         if key is not None and key not in known:
-            missing.append(key)
-            continue
+            if key[0] > 1 and key[1] in moved:
+                was, entry = moved[key[1]]
+                known[key] = (None, *_shifted((entry[1], entry[2]), key[0] - was, path))
+            else:
+                missing.append(key)
+                continue
         if missing and not _parse_run(parse_text, missing, path, parsed):
             return parse_text(source, path)  # the whole file, for the diagnostics it gives
         missing = []
@@ -122,6 +131,21 @@ def _parse_run(parse_text, run: List[Tuple[int, str]], path: str, parsed: dict) 
                                 tuple(d for d in tree.decls if line <= d.span.line < end),
                                 tuple(d for d in diags if _line_of(d, first_line) in range(line, end)))
     return True
+
+
+def _shifted(value, lines: int, path: str):
+    """`value` (nodes, diagnostics, tuples of them) with every span of this file `lines`
+    lines further down."""
+    if isinstance(value, A.Span):
+        if value.file != path:
+            return value
+        return A.Span(path, value.line + lines, value.col, value.end_line + lines, value.end_col)
+    if isinstance(value, tuple):
+        return tuple(_shifted(v, lines, path) for v in value)
+    if attrs.has(type(value)):
+        return attrs.evolve(value, **{f.name: _shifted(getattr(value, f.name), lines, path)
+                                      for f in attrs.fields(type(value)) if f.init})
+    return value
 
 
 def _line_of(diag: Diagnostic, default: int):

@@ -76,6 +76,21 @@ def test_only_the_changed_declaration_is_parsed_again(tmp_path, monkeypatch):
     assert tree == syntax.parse(edited, str(path))[0]
 
 
+def test_declarations_below_an_added_line_are_moved_not_parsed(tmp_path, monkeypatch):
+    path = ROOT / "games" / "letter_tycoon.game"
+    source = path.read_text("utf-8")
+    by_declaration(tmp_path, source, str(path))
+    lines = source.split("\n")
+    at = next(i for i in range(len(lines) // 2, len(lines)) if lines[i].startswith("def "))
+    edited = "\n".join(lines[:at] + ["def added() = 1", ""] + lines[at:])
+    expected = whole(edited, str(path))
+    parsed = []
+    real = syntax.parse
+    monkeypatch.setattr(syntax, "parse", lambda text, p, start="game_file": parsed.append(text) or real(text, p, start))
+    assert by_declaration(tmp_path, edited, str(path)) == expected
+    assert [t.strip() for t in parsed] == ["def added() = 1"]  # the rest moved two lines down
+
+
 def test_a_mistake_is_reported_as_the_whole_file_reports_it(tmp_path):
     path = ROOT / "games" / "trade_tycoon.game"
     source = path.read_text("utf-8")
