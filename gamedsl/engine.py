@@ -116,9 +116,10 @@ class Game:
     def legal_moves(self, state: dict, seat: Optional[int] = None, suggestions: bool = True) -> List[dict]:
         """The legal moves of `seat` (of every waiting seat if None); without `suggestions`,
         none of a typed alternative's (a person types those; listing them is a bot's search)."""
-        seats = self.waiting_for(state) if seat is None else [seat]
+        if seat is not None:  # (a fresh list already: no copy)
+            return self.machine.moves_for(state, seat, suggestions=suggestions)
         out: List[dict] = []
-        for s in seats:
+        for s in self.waiting_for(state):
             out.extend(self.machine.moves_for(state, s, suggestions=suggestions))
         return out
 
