@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+from typing import Dict, List, Tuple
 
 import attrs
-from typing import Dict, List, Tuple
 
 from . import ast as A
 from .ast_cache import load, store

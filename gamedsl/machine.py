@@ -819,9 +819,7 @@ class Machine:
         self.run(state)
 
     def _enter_alternative(self, state, alts, move):
-        for alt in alts:
-            if alt.name == move["alt"]:
-                break
+        alt = next(a for a in alts if a.name == move["alt"])
         env = self.env(state)
         for param, value in zip(alt.params, move["args"]):
             env[param.name] = value
