@@ -40,6 +40,7 @@ class Machine:
         # seat, moves). Handed out once, so the caller owns the list.
         self._listed = None
         self._last_catalogue = None
+        self._statement_ctx = None
         self.handlers = {name[3:]: getattr(self, name) for name in dir(self) if name.startswith("_x_")}
 
     # ------------------------------------------------------------ state helpers
@@ -50,7 +51,16 @@ class Machine:
         # which nothing changes after the game begins, is kept aside)
         last = self._last_catalogue
         if last is not None and last[0] is state["options"] and last[1] == state["n"]:
-            return Ctx(self.p, state, env, last[2], pure)
+            if pure:
+                return Ctx(self.p, state, env, last[2], True)
+            # A statement's context: one object, made again for each statement (a statement
+            # asks for one context, and nothing keeps it once the statement is done).
+            ctx = self._statement_ctx
+            if ctx is None or ctx.state is not state or ctx.cat is not last[2]:
+                ctx = self._statement_ctx = Ctx(self.p, state, env, last[2], False)
+                return ctx
+            ctx.env, ctx.depth, ctx.work, ctx.memo, ctx.pure = env, 0, 0, None, False
+            return ctx
         return Ctx(self.p, state, env, self.catalogue(state), pure)
 
     def catalogue(self, state):

@@ -423,3 +423,13 @@ def test_listing_after_a_move_in_place_is_a_fresh_listing(name):
         g.apply_legal(s, rng.choice(g.legal_moves(clone(s), seat)), in_place=True)
         steps += 1
     assert steps > 50
+
+
+def test_each_statement_has_its_own_work_budget(tmp_path):
+    # 3,000 statements of 1,000 values each: 3 million values in one run, more than one
+    # expression may go through, but no single statement comes near it
+    text = COUNTER.replace("    hold \"hold\":\n      pass", "    hold \"hold\":\n      repeat 3000 times:\n"
+                           "        current.total = len([i for i in range(1, 1000) if i >= 0])")
+    g = game_from(text, tmp_path)
+    s = g.apply(g.new_game(2), {"seat": 0, "alt": "hold", "args": []})
+    assert s["pvars"]["total"] == [1000, 0]  # (range(1, 1000) includes both ends)
