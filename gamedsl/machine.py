@@ -53,8 +53,8 @@ class Machine:
         if last is not None and last[0] is state["options"] and last[1] == state["n"]:
             if pure:
                 return Ctx(self.p, state, env, last[2], True)
-            # A statement's context: one object, made again for each statement (a statement
-            # asks for one context, and nothing keeps it once the statement is done).
+            # A statement's context: one object, reset for each statement (a statement asks
+            # for one context, and nothing keeps it once the statement is done).
             ctx = self._statement_ctx
             if ctx is None or ctx.state is not state or ctx.cat is not last[2]:
                 ctx = self._statement_ctx = Ctx(self.p, state, env, last[2], False)
