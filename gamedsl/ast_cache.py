@@ -66,9 +66,14 @@ def _parser_version() -> bytes:
 
 def _entry(folder: str, source: str, path: str, start: str) -> Tuple[str, bytes]:
     """The entry's file (one per path and start rule) and the digest its contents must carry."""
-    name = hashlib.sha256(f"{start}\0{path}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
     digest = hashlib.sha256(_parser_version() + source.encode("utf-8", "surrogatepass")).digest()
-    return os.path.join(folder, name + _SUFFIX), digest
+    return entry_file(folder, f"{start}\0{path}", _SUFFIX), digest
+
+
+def entry_file(folder: str, key: str, suffix: str) -> str:
+    """The file of the entry kept under `key` (a path, and what of it is kept)."""
+    name = hashlib.sha256(key.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return os.path.join(folder, name + suffix)
 
 
 def _read(entry: str, digest: bytes):

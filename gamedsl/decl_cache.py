@@ -15,14 +15,12 @@ to parse alone, the whole file is parsed instead, so a mistake is reported exact
 
 from __future__ import annotations
 
-import hashlib
-import os
 from typing import Dict, List, Tuple
 
 import attrs
 
 from . import ast as A
-from .ast_cache import load, store
+from .ast_cache import entry_file, load, store
 from .diagnostics import Diagnostic
 
 SUFFIX = ".decls"
@@ -129,7 +127,7 @@ def _parse_run(parse_text, run: List[Tuple[int, str]], path: str, parsed: dict) 
     for (line, text), end in zip(run, ends):
         parsed[(line, text)] = (start if line == 1 else None,
                                 tuple(d for d in tree.decls if line <= d.span.line < end),
-                                tuple(d for d in diags if _line_of(d, first_line) in range(line, end)))
+                                tuple(d for d in diags if line <= _line_of(d, first_line) < end))
     return True
 
 
@@ -153,8 +151,7 @@ def _line_of(diag: Diagnostic, default: int):
 
 
 def _record_file(folder: str, path: str) -> str:
-    name = hashlib.sha256(f"decls\0{path}".encode("utf-8", "surrogatepass")).hexdigest()[:32]
-    return os.path.join(folder, name + SUFFIX)
+    return entry_file(folder, f"decls\0{path}", SUFFIX)
 
 
 def _read(record: str, version: bytes) -> dict:
