@@ -4,14 +4,18 @@ For each game (default: every file in games/ and examples/): the wall time of
 `gamedsl check` in a fresh process (cold: imports, grammar, parse, check,
 compile), both for an unchanged file (its syntax tree comes from the cache folder)
 and for a file just edited (parsed again), the time to load it again in a warm process, random playouts per
-second in one process, the mean time of one legal-move listing, and the mean
-number of turns of a random game.
+second in one process, the mean time of one legal-move listing (for the word games: every
+legal word or placement), the mean number of turns of a random game, and the mean time of one
+greedy and one mcts decision (of seat 0, where it has 2+ moves, the other seats random).
+Then, for the games in games/, `gamedsl simulate` with random bots on 1 and on 2 processes.
+Everything issue 9 asks of the per-game table comes from this one command.
 """
 
 from __future__ import annotations
 
 import argparse
 import glob
+import os
 import platform
 import random
 import statistics
@@ -23,8 +27,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from gamedsl.bots import make_bot  # noqa: E402
 from gamedsl.engine import clone  # noqa: E402
 from gamedsl.loader import load  # noqa: E402
+from gamedsl.simulate import SimSpec, run  # noqa: E402
 
 
 def cold_check(path: str, runs: int = 5, edited: bool = False) -> float:
@@ -86,24 +92,83 @@ def playouts(path: str, seconds: float):
     return games / elapsed, moves / elapsed, statistics.mean(listing) * 1e6, turns / max(games, 1)
 
 
+def decision_ms(path: str, spec: str, decisions: int, seconds: float) -> float:
+    """Mean wall time (ms) of a bot's decision as seat 0, over up to `decisions` decisions with
+    two or more moves (fewer if `seconds` run out first), the other seats playing at random."""
+    game = load(path)
+    times = []
+    spent = 0.0
+    seed = 0
+    while len(times) < decisions and spent < seconds:
+        players = game.min_players
+        bots = [make_bot(spec if s == 0 else "random", game, s, seed) for s in range(players)]
+        state = game.new_game(players, seed)
+        while not game.is_over(state) and len(times) < decisions and spent < seconds:
+            seat = game.waiting_for(state)[0]
+            timed = seat == 0 and len(game.legal_moves(clone(state), seat)) > 1
+            start = time.perf_counter()
+            move = bots[seat].choose(state)
+            if timed:
+                times.append(time.perf_counter() - start)
+                spent += times[-1]
+            state = game.apply(state, move)
+        seed += 1
+    return 1000 * statistics.mean(times) if times else float("nan")
+
+
+def simulate_rate(path: str, games: int, jobs: int) -> float:
+    """Games per second (wall) of `gamedsl simulate` with random bots on `jobs` processes."""
+    game = load(path)
+    spec = SimSpec(path=path, seats=["random"] * game.min_players, games=games, seed=1)
+    sim = run(spec, jobs)
+    if any(r["error"] for r in sim.records):
+        raise SystemExit(f"{path}: a simulated game failed")
+    return games / sim.seconds
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("files", nargs="*")
     ap.add_argument("--seconds", type=float, default=3.0, help="playout time per game")
+    ap.add_argument("--mcts", default="mcts:iters=200:depth=0", help="the mcts bot timed (default %(default)s)")
+    ap.add_argument("--decisions", type=int, default=5, help="decisions timed per bot (default 5)")
+    ap.add_argument("--sim-seconds", type=float, default=4.0,
+                    help="about how long each simulate run takes (default 4; 0: no simulate table)")
     args = ap.parse_args()
     files = args.files or sorted(glob.glob(str(ROOT / "games/*.game")) + glob.glob(str(ROOT / "examples/*.game")))
-    print(f"machine: {platform.machine()}, {platform.python_implementation()} {platform.python_version()}, "
-          f"{time.strftime('%Y-%m-%d')}")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip() or "?"
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
+          f"{platform.python_version()}; {time.strftime('%Y-%m-%d %H:%M %Z')}; commit {commit}; "
+          f"load average at start {os.getloadavg()[0]:.1f}")
     print()
     print("| game | check, cold process (s) | check after an edit (s) | load, warm (ms) | random games/s | moves/s "
-          "| legal_moves (µs) | turns/game |")
-    print("|---|---|---|---|---|---|---|---|")
+          f"| legal_moves (µs) | turns/game | greedy decision (ms) | `{args.mcts}` decision (ms) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    rates = {}
     for path in files:
         name = Path(path).relative_to(ROOT) if Path(path).is_absolute() else path
         cold, edited = cold_check(path), cold_check(path, edited=True)
         warm = warm_load(path) * 1000
         gps, mps, lm, tpg = playouts(path, args.seconds)
-        print(f"| {name} | {cold:.3f} | {edited:.3f} | {warm:.1f} | {gps:.0f} | {mps:.0f} | {lm:.0f} | {tpg:.1f} |")
+        rates[path] = gps
+        greedy = decision_ms(path, "greedy", args.decisions, 4 * args.seconds)
+        mcts = decision_ms(path, args.mcts, args.decisions, 4 * args.seconds)
+        print(f"| {name} | {cold:.3f} | {edited:.3f} | {warm:.1f} | {gps:.1f} | {mps:.0f} | {lm:.0f} | {tpg:.1f} "
+              f"| {greedy:.1f} | {mcts:.1f} |", flush=True)
+    simulated = [path for path in files if Path(path).parent.name == "games"]
+    if args.sim_seconds <= 0 or not simulated:
+        return
+    print()
+    print("`gamedsl simulate`, random bots, the least players each game allows (games/s, wall):")
+    print()
+    print("| game | games | --jobs 1 | --jobs 2 | ratio |")
+    print("|---|---|---|---|---|")
+    for path in simulated:
+        name = Path(path).relative_to(ROOT) if Path(path).is_absolute() else path
+        games = max(16, 8 * round(rates[path] * args.sim_seconds / 8))
+        one, two = simulate_rate(path, games, 1), simulate_rate(path, games, 2)
+        print(f"| {name} | {games} | {one:.1f} | {two:.1f} | {two / one:.2f}x |", flush=True)
 
 
 if __name__ == "__main__":
