@@ -11,16 +11,19 @@ from __future__ import annotations
 
 import argparse
 import glob
+import itertools
 import json
 import platform
 import sys
 import time
 from pathlib import Path
+from typing import Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from gamedsl.bots import make_bot  # noqa: E402
+from gamedsl.engine import clone  # noqa: E402
 from gamedsl.loader import load  # noqa: E402
 from gamedsl.report import win_share  # noqa: E402
 from gamedsl.simulate import SimSpec, run  # noqa: E402
@@ -42,26 +45,36 @@ def match(path: str, players: int, mcts: str, other: str, games: int, jobs, seed
             "seconds": sim.seconds}
 
 
-def decision_time(path: str, players: int, mcts: str, games: int = 3) -> dict:
-    """Mean wall time of one mcts decision (with a choice of 2+ moves) and iterations per second."""
+def decision_time(path: str, players: int, bot: str, games: Optional[int] = 3, decisions: Optional[int] = None,
+                  seconds: Optional[float] = None) -> dict:
+    """Mean wall time of one decision of `bot` as seat 0 (where it has 2+ moves; the other
+    seats random) and, for mcts, iterations per second: over `games` games (None: as many as
+    it takes), stopping early after `decisions` decisions or `seconds` spent deciding."""
     game = load(path)
     times, iters = [], 0
-    for seed in range(games):
-        bots = [make_bot(mcts if s == 0 else "random", game, s, seed) for s in range(players)]
+
+    def more() -> bool:
+        return (decisions is None or len(times) < decisions) and (seconds is None or sum(times) < seconds)
+
+    for seed in range(games) if games is not None else itertools.count():
+        if not more():
+            break
+        bots = [make_bot(bot if s == 0 else "random", game, s, seed) for s in range(players)]
         state = game.new_game(players, seed)
-        while not game.is_over(state):
+        while not game.is_over(state) and more():
             seat = game.waiting_for(state)[0]
-            many = len(game.legal_moves(state, seat)) > 1
-            before = bots[seat].iterations if seat == 0 else 0
+            # (on a copy: the list a `choose` hands to the next listing is the bot's to take)
+            timed = seat == 0 and len(game.legal_moves(clone(state), seat)) > 1
+            before = getattr(bots[seat], "iterations", 0)
             start = time.perf_counter()
             move = bots[seat].choose(state)
-            if seat == 0 and many:
+            if timed:
                 times.append(time.perf_counter() - start)
-                iters += bots[seat].iterations - before
+                iters += getattr(bots[seat], "iterations", 0) - before
             state = game.apply(state, move)
     total = sum(times)
     return {"decisions": len(times), "mean_ms": 1000 * total / len(times) if times else None,
-            "iterations_per_second": iters / total if total else None}
+            "iterations_per_second": iters / total if total and iters else None}
 
 
 def main() -> None:

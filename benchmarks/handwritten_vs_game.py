@@ -32,11 +32,8 @@ import argparse
 import copy
 import gc
 import os
-import platform
 import random
-import resource
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -44,10 +41,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.common import machine_line, simulate_rate  # noqa: E402
 from benchmarks.handwritten import trade_tycoon as hw  # noqa: E402
 from gamedsl.engine import clone  # noqa: E402
 from gamedsl.loader import load  # noqa: E402
-from gamedsl.simulate import SimSpec, run  # noqa: E402
 
 GAME = ROOT / "games" / "trade_tycoon.game"
 
@@ -231,20 +228,6 @@ def by_statement(games: int) -> None:
           f"{100 * handwritten / (game_ms / 1000):.0f}%).")
 
 
-def children_cpu() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def simulate(games: int, jobs: int) -> tuple:
-    spec = SimSpec(path=str(GAME), seats=["random"] * 3, games=games, seed=1)
-    cpu, kids = time.process_time(), children_cpu()
-    sim = run(spec, jobs)
-    cpu = time.process_time() - cpu + children_cpu() - kids
-    assert not any(r["error"] for r in sim.records)
-    return games / sim.seconds, cpu / games
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="random games per version per round (default 40)")
@@ -268,11 +251,7 @@ def main() -> None:
         play(api, range(int(n)), checked=True)
         return
 
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip() or "?"
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
-          f"{platform.python_version()}; {time.strftime('%Y-%m-%d %H:%M %Z')}; commit {commit}; "
-          f"load average at start {os.getloadavg()[0]:.1f}")
+    print(machine_line())
     print()
     print(f"Random games of Trade Tycoon draft 5, 3 players ({args.games} games x {args.rounds} rounds, medians):")
     print()
@@ -297,7 +276,7 @@ def main() -> None:
     sims = {}
     for _ in range(args.sim_rounds):
         for jobs in (1, 2):
-            sims.setdefault(jobs, []).append(simulate(args.sim_games, jobs))
+            sims.setdefault(jobs, []).append(simulate_rate(str(GAME), 3, args.sim_games, jobs))
     for jobs, runs in sims.items():
         print(f"| {jobs} | {statistics.median(r[0] for r in runs):.1f} | "
               f"{statistics.median(r[1] for r in runs) * 1000:.1f} ms |")

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import glob
-import os
-import platform
 import random
 import statistics
 import subprocess
@@ -27,10 +25,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gamedsl.bots import make_bot  # noqa: E402
+from benchmarks.bots import decision_time  # noqa: E402
+from benchmarks.common import machine_line, simulate_rate  # noqa: E402
 from gamedsl.engine import clone  # noqa: E402
 from gamedsl.loader import load  # noqa: E402
-from gamedsl.simulate import SimSpec, run  # noqa: E402
 
 
 def cold_check(path: str, runs: int = 5, edited: bool = False) -> float:
@@ -92,40 +90,6 @@ def playouts(path: str, seconds: float):
     return games / elapsed, moves / elapsed, statistics.mean(listing) * 1e6, turns / max(games, 1)
 
 
-def decision_ms(path: str, spec: str, decisions: int, seconds: float) -> float:
-    """Mean wall time (ms) of a bot's decision as seat 0, over up to `decisions` decisions with
-    two or more moves (fewer if `seconds` run out first), the other seats playing at random."""
-    game = load(path)
-    times = []
-    spent = 0.0
-    seed = 0
-    while len(times) < decisions and spent < seconds:
-        players = game.min_players
-        bots = [make_bot(spec if s == 0 else "random", game, s, seed) for s in range(players)]
-        state = game.new_game(players, seed)
-        while not game.is_over(state) and len(times) < decisions and spent < seconds:
-            seat = game.waiting_for(state)[0]
-            timed = seat == 0 and len(game.legal_moves(clone(state), seat)) > 1
-            start = time.perf_counter()
-            move = bots[seat].choose(state)
-            if timed:
-                times.append(time.perf_counter() - start)
-                spent += times[-1]
-            state = game.apply(state, move)
-        seed += 1
-    return 1000 * statistics.mean(times) if times else float("nan")
-
-
-def simulate_rate(path: str, games: int, jobs: int) -> float:
-    """Games per second (wall) of `gamedsl simulate` with random bots on `jobs` processes."""
-    game = load(path)
-    spec = SimSpec(path=path, seats=["random"] * game.min_players, games=games, seed=1)
-    sim = run(spec, jobs)
-    if any(r["error"] for r in sim.records):
-        raise SystemExit(f"{path}: a simulated game failed")
-    return games / sim.seconds
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("files", nargs="*")
@@ -136,11 +100,7 @@ def main() -> None:
                     help="about how long each simulate run takes (default 4; 0: no simulate table)")
     args = ap.parse_args()
     files = args.files or sorted(glob.glob(str(ROOT / "games/*.game")) + glob.glob(str(ROOT / "examples/*.game")))
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip() or "?"
-    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, {platform.python_implementation()} "
-          f"{platform.python_version()}; {time.strftime('%Y-%m-%d %H:%M %Z')}; commit {commit}; "
-          f"load average at start {os.getloadavg()[0]:.1f}")
+    print(machine_line())
     print()
     print("| game | check, cold process (s) | check after an edit (s) | load, warm (ms) | random games/s | moves/s "
           f"| legal_moves (µs) | turns/game | greedy decision (ms) | `{args.mcts}` decision (ms) |")
@@ -152,8 +112,8 @@ def main() -> None:
         warm = warm_load(path) * 1000
         gps, mps, lm, tpg = playouts(path, args.seconds)
         rates[path] = gps
-        greedy = decision_ms(path, "greedy", args.decisions, 4 * args.seconds)
-        mcts = decision_ms(path, args.mcts, args.decisions, 4 * args.seconds)
+        greedy, mcts = (decision_time(path, load(path).min_players, bot, games=None, decisions=args.decisions,
+                                      seconds=4 * args.seconds)["mean_ms"] for bot in ("greedy", args.mcts))
         print(f"| {name} | {cold:.3f} | {edited:.3f} | {warm:.1f} | {gps:.1f} | {mps:.0f} | {lm:.0f} | {tpg:.1f} "
               f"| {greedy:.1f} | {mcts:.1f} |", flush=True)
     simulated = [path for path in files if Path(path).parent.name == "games"]
@@ -167,7 +127,8 @@ def main() -> None:
     for path in simulated:
         name = Path(path).relative_to(ROOT) if Path(path).is_absolute() else path
         games = max(16, 8 * round(rates[path] * args.sim_seconds / 8))
-        one, two = simulate_rate(path, games, 1), simulate_rate(path, games, 2)
+        seats = load(path).min_players
+        (one, _), (two, _) = simulate_rate(path, seats, games, 1), simulate_rate(path, seats, games, 2)
         print(f"| {name} | {games} | {one:.1f} | {two:.1f} | {two / one:.2f}x |", flush=True)
 
 

@@ -369,10 +369,10 @@ class Game:
         }
 
     # ------------------------------------------------------------ the end
-    def scores(self, state: dict) -> List[object]:
+    def scores(self, state: dict, ctx: Optional[Ctx] = None) -> List[object]:
         if self.program.score is None:
             return [0] * state["n"]
-        return self._each_seat(state, self.program.score)
+        return self._each_seat(state, self.program.score, ctx)
 
     def heuristics(self, state: dict) -> List[object]:
         """How well each seat is doing, for bots: the declared `heuristic of p`, else the score."""
@@ -401,7 +401,7 @@ class Game:
         # The state does not change while its results are read: a def the score, the
         # tie-breaks and the result fields share is worked out once per arguments.
         ctx.memo = {}
-        scores = [0] * n if p.score is None else self._each_seat(state, p.score, ctx)
+        scores = self.scores(state, ctx)
         keys = []
         for seat in range(n):
             k = [1 if flow["winner"] == seat else 0, scores[seat]]
