@@ -22,12 +22,12 @@ from typing import Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gamedsl.bots import make_bot  # noqa: E402
-from gamedsl.engine import clone  # noqa: E402
-from gamedsl.loader import load  # noqa: E402
-from gamedsl.report import win_share  # noqa: E402
-from gamedsl.simulate import SimSpec, run  # noqa: E402
-from gamedsl.stats import wilson  # noqa: E402
+from gamedsl.bots.registry import make_bot  # noqa: E402
+from gamedsl.runtime.state import clone  # noqa: E402
+from gamedsl.pipeline import load  # noqa: E402
+from gamedsl.sim.report import win_share  # noqa: E402
+from gamedsl.sim.simulate import SimSpec, run  # noqa: E402
+from gamedsl.sim.stats import wilson  # noqa: E402
 
 
 def players_for(game) -> int:

@@ -10,7 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from gamedsl.simulate import SimSpec, run
+from gamedsl.sim.simulate import SimSpec, run
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -43,8 +43,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import machine_line, simulate_rate  # noqa: E402
 from benchmarks.handwritten import trade_tycoon as hw  # noqa: E402
-from gamedsl.engine import clone  # noqa: E402
-from gamedsl.loader import load  # noqa: E402
+from gamedsl.runtime.state import clone  # noqa: E402
+from gamedsl.pipeline import load  # noqa: E402
 
 GAME = ROOT / "games" / "trade_tycoon.game"
 

@@ -25,8 +25,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gamedsl import tiling  # noqa: E402
-from gamedsl.loader import load  # noqa: E402
+from gamedsl.runtime import tiling  # noqa: E402
+from gamedsl.pipeline import load  # noqa: E402
 
 
 def save(game, path: str, count: int) -> None:
@@ -48,7 +48,7 @@ def save(game, path: str, count: int) -> None:
 def list_moves(game, path: str, count: int) -> None:
     states = json.loads(Path(path).read_text("utf-8"))
     game.legal_moves(states[0])  # loads what every listing needs (word lists, tries)
-    tiling._Reader.cache.clear()  # each state's lines read afresh, as in a new game
+    tiling.WordLineReader.cache.clear()  # each state's lines read afresh, as in a new game
     todo = states[1:1 + count]
     began = time.process_time()
     moves = sum(len(game.legal_moves(state)) for state in todo)

@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gamedsl.bots import make_bot  # noqa: E402
-from gamedsl.loader import load  # noqa: E402
+from gamedsl.bots.registry import make_bot  # noqa: E402
+from gamedsl.pipeline import load  # noqa: E402
 
 
 def decision_state(game, players: int, seed: int, min_moves: int) -> dict:

@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gamedsl.loader import load  # noqa: E402
+from gamedsl.pipeline import load  # noqa: E402
 
 
 def play(game, players: int, seed: int, max_turns: int) -> dict:

@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.bots import decision_time  # noqa: E402
 from benchmarks.common import machine_line, simulate_rate  # noqa: E402
-from gamedsl.engine import clone  # noqa: E402
-from gamedsl.loader import load  # noqa: E402
+from gamedsl.runtime.state import clone  # noqa: E402
+from gamedsl.pipeline import load  # noqa: E402
 
 
 def cold_check(path: str, runs: int = 5, edited: bool = False) -> float:
@@ -75,7 +75,7 @@ def playouts(path: str, seconds: float):
         while not game.is_over(state):
             legal = game.legal_moves(state)
             # a listing of its own, on a copy: the one above may be the moves the rules
-            # listed when they asked for this choice, handed over (gamedsl/machine.py)
+            # listed when they asked for this choice, handed over (gamedsl/runtime/machine.py)
             t0 = time.perf_counter()
             copy = clone(state)
             t = time.perf_counter()

@@ -16,7 +16,7 @@ import random
 import time
 from pathlib import Path
 
-from gamedsl.wordlists import Folding, WordList, read_list_text
+from gamedsl.runtime.wordlists import Folding, WordList, read_list_text
 
 VOICED = "がかぎきぐくげけござじしずすぜせぞそだたぢちづつでてどとばはびひぶふべへぼほぱはぴひぷふぺへぽほ"
 SMALL = "ぁあぃいぅうぇえぉおっつゃやゅゆょよゎわ"

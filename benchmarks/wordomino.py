@@ -25,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gamedsl.loader import load  # noqa: E402
+from gamedsl.pipeline import load  # noqa: E402
 
 GAME = ROOT / "games" / "wordomino.game"
 

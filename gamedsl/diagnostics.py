@@ -15,9 +15,24 @@ from typing import Iterable, Optional
 
 import attrs
 
-from .ast import Span
-
 DOCS_URL = "docs/diagnostics.md"
+
+
+@attrs.frozen
+class Span:
+    """Where a node stands in its source file (1-based lines and columns)."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+NO_SPAN = Span("<builtin>", 0, 0, 0, 0)
 
 
 @attrs.frozen
@@ -45,15 +60,6 @@ class Diagnostic:
         if self.hint:
             out["hint"] = self.hint
         return out
-
-
-class GameError(Exception):
-    """Raised where collecting is impossible (a file that cannot be read at all, a rule error
-    while playing); carries its diagnostics so the edge can render them."""
-
-    def __init__(self, diagnostics: Iterable[Diagnostic]):
-        self.diagnostics = list(diagnostics)
-        super().__init__("; ".join(d.message for d in self.diagnostics))
 
 
 def did_you_mean(word: str, candidates: Iterable[str]) -> Optional[str]:

@@ -1,16 +1,38 @@
-"""Errors raised while a game runs: a rule that fails (RuleError) and a refused move (MoveError).
+"""Every error gamedsl raises on purpose, under one root, so an edge catches them once.
 
-Both carry enough to be rendered as one clear line at the edge; neither leaves a
-partly changed state behind, because the engine applies moves to a copy.
+- `GameError`: a rule file cannot be used (its diagnostics, collected);
+- `RuleError`: a rule could not be carried out while playing;
+- `MoveError`: a move was refused (the state is unchanged);
+- `OptionError`: an option value the game does not accept;
+- `UsageError`: anything else a person typed or gave that cannot be used (a seat, a log, a file).
+
+Each says which exit code the command line gives it: 1 when the rules are at fault, 2 when
+the input is. None leaves a partly changed state behind: moves are applied to a copy.
 """
 
-from typing import Optional
+from __future__ import annotations
 
-from .ast import Span
-from .diagnostics import Diagnostic
+from typing import Iterable, Optional
+
+from gamedsl.diagnostics import Diagnostic, Span
 
 
-class RuleError(Exception):
+class GamedslError(Exception):
+    """The root: what gamedsl raises on purpose, with a message meant for a person."""
+
+    exit_code = 1
+
+
+class GameError(GamedslError):
+    """Raised where collecting is impossible (a file that cannot be read at all, a rule error
+    while playing); carries its diagnostics so the edge can render them."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = list(diagnostics)
+        super().__init__("; ".join(d.message for d in self.diagnostics))
+
+
+class RuleError(GamedslError):
     """A rule could not be carried out (runaway loop, empty list, missing table row...)."""
 
     def __init__(self, code: str, message: str, span: Optional[Span] = None, hint: Optional[str] = None):
@@ -25,9 +47,25 @@ class RuleError(Exception):
         return f"{where}error[{self.code}]: {self.message}"
 
 
-class MoveError(Exception):
+class MoveError(GamedslError):
     """A move was refused; the state is unchanged. kind: illegal, not_your_turn, game_over, malformed."""
+
+    exit_code = 2
 
     def __init__(self, message: str, kind: str = "illegal"):
         super().__init__(message)
         self.message, self.kind = message, kind
+
+
+class OptionError(GamedslError, ValueError):
+    """An option the game does not have, or a value it does not accept."""
+
+    exit_code = 2
+
+
+class UsageError(GamedslError):
+    """A problem reported as one line, `gamedsl: error: ...`; exit_code 2 for bad input, 1 otherwise."""
+
+    def __init__(self, message: str, exit_code: int = 2):
+        super().__init__(message)
+        self.message, self.exit_code = message, exit_code

@@ -20,17 +20,12 @@ from typing import IO, Callable, List, Optional, Tuple
 
 import attrs
 
-from .errors import MoveError
+from gamedsl.errors import MoveError, UsageError
+from gamedsl.errors import OptionError
+from gamedsl.pipeline import load as load_game
 
 LOG_VERSION = 1
 
-
-class CliError(Exception):
-    """A problem reported as one line, `gamedsl: error: ...`; exit_code 2 for bad input, 1 otherwise."""
-
-    def __init__(self, message: str, exit_code: int = 2):
-        super().__init__(message)
-        self.message, self.exit_code = message, exit_code
 
 
 def source_hash(game) -> str:
@@ -63,7 +58,7 @@ class LogWriter:
         try:
             self.file: Optional[IO[str]] = open(path, "w", encoding="utf-8")
         except OSError as err:
-            raise CliError(f"cannot write the log '{path}': {err.strerror or err}") from None
+            raise UsageError(f"cannot write the log '{path}': {err.strerror or err}") from None
         self._write(header(game, players, seed, options, max_turns))
 
     def _write(self, obj) -> None:
@@ -113,14 +108,14 @@ def _is_int(v) -> bool:
 
 
 def read_log(path) -> Log:
-    """Read and validate a log's structure; anything malformed is a CliError (exit 2)."""
+    """Read and validate a log's structure; anything malformed is a UsageError (exit 2)."""
     name = str(path)
     try:
         text = Path(path).read_text("utf-8")
     except UnicodeDecodeError:
-        raise CliError(f"{name}: not a gamedsl log (not UTF-8 text)") from None
+        raise UsageError(f"{name}: not a gamedsl log (not UTF-8 text)") from None
     except OSError as err:
-        raise CliError(f"cannot read the log '{name}': {err.strerror or err}") from None
+        raise UsageError(f"cannot read the log '{name}': {err.strerror or err}") from None
     lines = text.split("\n")
     if lines and lines[-1] == "":
         lines.pop()
@@ -128,41 +123,41 @@ def read_log(path) -> Log:
         # the last line has no newline: a log cut short while it was written
         pass
     if not lines:
-        raise CliError(f"{name}: the log is empty")
+        raise UsageError(f"{name}: the log is empty")
     entries = []
     for i, raw in enumerate(lines, 1):
         if not raw.strip():
-            raise CliError(f"{name}:{i}: an empty line in the log")
+            raise UsageError(f"{name}:{i}: an empty line in the log")
         try:
             obj = json.loads(raw)
         except json.JSONDecodeError as err:
             cut = " (the log looks truncated)" if i == len(lines) else ""
-            raise CliError(f"{name}:{i}: not a JSON line: {err.msg}{cut}") from None
+            raise UsageError(f"{name}:{i}: not a JSON line: {err.msg}{cut}") from None
         if not isinstance(obj, dict):
-            raise CliError(f"{name}:{i}: each line of a log is a JSON object")
+            raise UsageError(f"{name}:{i}: each line of a log is a JSON object")
         entries.append((i, obj))
     hdr = entries[0][1]
     if hdr.get("gamedsl") != LOG_VERSION:
-        raise CliError(f"{name}:1: not a gamedsl log (the first line must be a header with \"gamedsl\": {LOG_VERSION})")
+        raise UsageError(f"{name}:1: not a gamedsl log (the first line must be a header with \"gamedsl\": {LOG_VERSION})")
     for key, ok in (("game", lambda v: isinstance(v, str) and v), ("players", _is_int), ("seed", _is_int),
                     ("options", lambda v: isinstance(v, dict)), ("max_turns", lambda v: _is_int(v) and v > 0),
                     ("sha256", lambda v: isinstance(v, str))):
         if key not in hdr or not ok(hdr[key]):
-            raise CliError(f"{name}:1: the header's \"{key}\" is missing or malformed")
+            raise UsageError(f"{name}:1: the header's \"{key}\" is missing or malformed")
     moves: List[Tuple[int, dict, str]] = []
     result, result_line = None, 0
     for i, obj in entries[1:]:
         if result is not None:
-            raise CliError(f"{name}:{i}: a line after the result line")
+            raise UsageError(f"{name}:{i}: a line after the result line")
         if "result" in obj:
             if not isinstance(obj["result"], dict):
-                raise CliError(f"{name}:{i}: the result line is malformed")
+                raise UsageError(f"{name}:{i}: the result line is malformed")
             result, result_line = obj["result"], i
             continue
         move = obj.get("move")
         if not (isinstance(move, dict) and _is_int(move.get("seat")) and isinstance(move.get("alt"), str)
                 and isinstance(move.get("args", []), list) and set(move) <= {"seat", "alt", "args"}):
-            raise CliError(f"{name}:{i}: not a move line (expected {{\"move\": {{\"seat\": n, \"alt\": name, "
+            raise UsageError(f"{name}:{i}: not a move line (expected {{\"move\": {{\"seat\": n, \"alt\": name, "
                            f"\"args\": [...]}}, \"text\": ...}})")
         moves.append((i, move, str(obj.get("text", ""))))
     return Log(name, hdr, moves, result, result_line)
@@ -175,12 +170,12 @@ def find_game(game_path: str, log_path) -> Path:
     replay read some other file and print its lines in the diagnostics."""
     given = Path(game_path)
     if given.suffix != ".game":
-        raise CliError(f"{log_path}:1: the log names '{game_path}', which is not a .game file")
+        raise UsageError(f"{log_path}:1: the log names '{game_path}', which is not a .game file")
     base = Path(log_path).parent
     for candidate in (given, base / given, base / given.name):
         if candidate.is_file():
             return candidate
-    raise CliError(f"{log_path}: cannot find the game '{game_path}' (looked as given and beside the log)")
+    raise UsageError(f"{log_path}: cannot find the game '{game_path}' (looked as given and beside the log)")
 
 
 @attrs.define
@@ -193,35 +188,34 @@ class Replayed:
 
 def replay(log_path, load: Optional[Callable] = None,
            on_move: Optional[Callable[[int, dict, str, dict], None]] = None) -> Replayed:
-    """Re-apply every move of a log; a refused move is a CliError naming the log's line (exit 1).
+    """Re-apply every move of a log; a refused move is a UsageError naming the log's line (exit 1).
 
     `on_move(line, move, text, state_after)` is called after each move (for `replay --show`).
     Raises GameError (the game has errors) and RuleError (a rule failed) unchanged.
     """
     if load is None:
-        from .loader import load
+        load = load_game
     log = read_log(log_path)
     hdr = log.header
     path = find_game(hdr["game"], log_path)
     game = load(str(path))
     changed = source_hash(game) != hdr["sha256"]
-    from .engine import OptionError
     try:
         state = game.new_game(hdr["players"], hdr["seed"], hdr["options"], hdr["max_turns"])
     except OptionError as err:
-        raise CliError(f"{log.path}:1: {err}") from None
+        raise UsageError(f"{log.path}:1: {err}") from None
     for line, move, text in log.moves:
         try:
             state = game.apply(state, move)
         except MoveError as err:
             shown = f" ('{text}')" if text else ""
-            raise CliError(f"{log.path}:{line}: the move{shown} is refused: {err.message}", 1) from None
+            raise UsageError(f"{log.path}:{line}: the move{shown} is refused: {err.message}", 1) from None
         if on_move is not None:
             on_move(line, move, text, state)
     if log.result is not None:
         if not game.is_over(state):
-            raise CliError(f"{log.path}:{log.result_line}: the log has a result but the replayed game "
+            raise UsageError(f"{log.path}:{log.result_line}: the log has a result but the replayed game "
                            "is not over", 1)
         if _plain(game.results(state)) != log.result:
-            raise CliError(f"{log.path}:{log.result_line}: the replayed result differs from the logged one", 1)
+            raise UsageError(f"{log.path}:{log.result_line}: the replayed result differs from the logged one", 1)
     return Replayed(game, state, log, changed)

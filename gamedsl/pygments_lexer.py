@@ -12,6 +12,8 @@ import re
 from pygments.lexer import RegexLexer, bygroups, words
 from pygments.token import Comment, Keyword, Name, Number, Operator, Punctuation, String, Text, Whitespace
 
+from gamedsl.language import grammar_text
+
 __all__ = ["GameLexer"]  # pygments loads lexer modules through __all__
 
 # Words that open or shape declarations and statements (the grammar adds any new ones).
@@ -32,7 +34,6 @@ CONSTANTS = ("true", "false", "none")
 def _grammar_words() -> set:
     """Every word the grammar spells out in quotes ("choose", "secretly", ...)."""
     try:
-        from .syntax import grammar_text
         return set(re.findall(r'"([a-z_]+)"', grammar_text()))
     except (ImportError, OSError):  # pragma: no cover — the lexer still works with the known words
         return set()

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Dict, Iterable, List
 
-from . import ast as A
+from gamedsl.syntax import ast as A
+from gamedsl.pipeline import load, parse_with_extends
 
 INDENT = "    "  # Python-Markdown nests lists by four spaces
 
@@ -540,8 +541,6 @@ def render_rulebook(game: A.GameFile, sources: Dict[str, str]) -> str:
 
 def rulebook_of(path: str) -> str:
     """The Markdown rulebook of a game file. Raises GameError if the file does not check."""
-    from .loader import load, parse_with_extends
-
     load(path)  # every error reported, as `gamedsl check` would
     loaded = parse_with_extends(path)
     return render_rulebook(loaded.game, loaded.sources)

@@ -26,11 +26,14 @@ from typing import Dict, Iterable, List, Optional, TextIO, Tuple
 
 import attrs
 
-from . import ast as A
-from .diagnostics import Diagnostic, GameError, render_all
-from .engine import is_timeout_text
-from .errors import MoveError, RuleError
-from .ast_cache import parse
+from gamedsl.syntax import ast as A
+from gamedsl.diagnostics import Diagnostic, render_all
+from gamedsl.errors import GameError
+from gamedsl.runtime.game import is_timeout_text
+from gamedsl.errors import MoveError, RuleError
+from gamedsl.syntax.cache import parse
+from gamedsl.compiler.kinds import value_kind
+from gamedsl.pipeline import load, parse_with_extends
 
 SCENARIO_SUFFIX = ".scenario"
 # Names an `expect` may use besides p1..pN and the game's own names.
@@ -113,8 +116,6 @@ _GAMES: Dict[tuple, object] = {}  # loaded games, by path and modification time
 
 
 def _load(path: Path, max_steps: Optional[int] = None):
-    from .loader import load
-
     stat = path.stat()
     key = (str(path), stat.st_mtime_ns, stat.st_size, max_steps)
     if key not in _GAMES:
@@ -148,7 +149,6 @@ def run_file(path: str, text: Optional[str] = None, max_steps: Optional[int] = N
     except GameError as err:
         sources = {}
         try:
-            from .loader import parse_with_extends
             sources = parse_with_extends(str(_game_path(Path(path), tree.game, span))).sources
         except Exception:  # noqa: BLE001 - only for showing source lines
             pass
@@ -406,8 +406,6 @@ class _Runner:
 
     def _write(self, state: dict, value, expr) -> str:
         """A value written for a person, players as P1.., components by their `show`."""
-        from .exprs import value_kind
-
         game = self.game
         kinds = {name: "player" for name in self.names}
         kinds.update(winners="player", over="value", scores="value", said="value")

@@ -4,10 +4,10 @@ games of every game in games/ and examples/ with the engine's invariant checks.
     python tools/fuzz_long.py --files 100000 --games 10000 --minutes 60 --jobs 1
     python tools/fuzz_long.py --files 0 --games 10000 --only letter_tycoon,wordomino --jobs 2
 
-Rule files come from tests/rulegen.py (grammar walks, typed templates, mutations of the
+Rule files come from tests/support/rulegen.py (grammar walks, typed templates, mutations of the
 real files); each must end in diagnostics, a game or a rule error, within --timeout
 seconds and a memory limit (--memory MiB per worker). Games are played at random with
-the checks of tests/play_checks.py (components conserved, illegal moves refused, views
+the checks of tests/support/play_checks.py (components conserved, illegal moves refused, views
 hiding what they must, JSON round trips, declared values in range, identical replays).
 
 Files and games are interleaved, so a run cut short by --minutes has done some of both;
@@ -105,7 +105,7 @@ def _one_game(path, seed):
     import signal
 
     import play_checks
-    from gamedsl.loader import load
+    from gamedsl.pipeline import load
 
     games = _worker["games"]
     if path not in games:

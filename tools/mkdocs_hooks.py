@@ -47,7 +47,8 @@ def _register_lexer() -> None:
 def _rulebook(path: Path) -> str:
     from mkdocs.exceptions import PluginError
 
-    from gamedsl.diagnostics import GameError, render_all
+    from gamedsl.errors import GameError
+    from gamedsl.diagnostics import render_all
     from gamedsl.rulebook import rulebook_of
 
     try:

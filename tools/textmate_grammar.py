@@ -3,7 +3,7 @@
     python tools/textmate_grammar.py           print it
     python tools/textmate_grammar.py --write   write editors/gamedsl.tmLanguage.json
 
-tests/test_highlighting.py fails when the file and the grammar's keywords disagree.
+tests/syntax/test_highlighting.py fails when the file and the grammar's keywords disagree.
 """
 
 from __future__ import annotations

@@ -1,0 +1,171 @@
+"""A bot in any language, run as a child process speaking JSON lines (docs/bots.md).
+
+The seat spec `cmd:COMMAND[:timeout=SECONDS][:fallback=random|forfeit]` starts COMMAND
+(split like a shell line, no shell) once per game. It is sent one JSON object per line
+on its stdin and answers each `choose` with one line on its stdout:
+
+  -> {"type": "start", "protocol": 1, "game": TITLE, "seat": 0, "seed": 7}
+  -> {"type": "choose", "view": {...}, "moves": [{"seat": 0, "alt": "play", "args": [3], "text": "play 5"}, ...]}
+  <- {"move": 2}                      (an index into "moves"; or {"move": {"alt": ..., "args": [...]}},
+                                       or {"text": "play 5"})
+  -> {"type": "end"}                  (then stdin closes)
+
+Whatever goes wrong never breaks the game: an answer that is not JSON, names no legal move,
+or comes after `timeout` seconds, or a bot that crashed, makes this seat fall back to a
+random legal move (`fallback=random`, the default) or forfeit the game (`fallback=forfeit`,
+which raises `Forfeit`). A bot that timed out or crashed is stopped and not asked again.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import shlex
+import subprocess
+import threading
+from typing import List, Optional
+
+from gamedsl.bots.spec import bot_rng
+from gamedsl.errors import MoveError
+from gamedsl.errors import UsageError
+
+PROTOCOL = 1
+
+
+class Forfeit(UsageError):
+    """A seat's external bot failed and its spec says the seat forfeits."""
+
+    def __init__(self, seat: int, reason: str):
+        super().__init__(f"P{seat + 1} forfeits: {reason}", 1)
+        self.seat, self.reason = seat, reason
+
+
+def _split(params: str):
+    """`./bot.py --fast:timeout=2` -> ("./bot.py --fast", {"timeout": "2"})."""
+    parts = params.split(":")
+    opts = {}
+    while len(parts) > 1 and parts[-1].partition("=")[0].strip().lower() in ("timeout", "fallback"):
+        key, _, value = parts.pop().partition("=")
+        opts[key.strip().lower()] = value.strip()
+    return ":".join(parts).strip(), opts
+
+
+class ExternalBot:
+    def __init__(self, game, seat: int, seed: int, params: str = ""):
+        command, opts = _split(params)
+        if not command:
+            raise UsageError("cmd: needs a command, e.g. cmd:./mybot.py")
+        try:
+            self.timeout = float(opts.get("timeout", "5"))
+        except ValueError:
+            raise UsageError(f"cmd: timeout must be a number of seconds, not '{opts['timeout']}'") from None
+        self.fallback = opts.get("fallback", "random").lower()
+        if self.fallback not in ("random", "forfeit"):
+            raise UsageError(f"cmd: fallback is random or forfeit, not '{self.fallback}'")
+        self.game, self.seat, self.command = game, seat, command
+        self.rng = bot_rng(seed, seat, "cmd")
+        self.problems: List[str] = []   # what went wrong, in order (for reports)
+        self.lines: "queue.Queue[Optional[str]]" = queue.Queue()
+        try:
+            self.proc: Optional[subprocess.Popen] = subprocess.Popen(
+                shlex.split(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        except (OSError, ValueError) as err:
+            raise UsageError(f"cannot start bot '{command}': {err}") from None
+        threading.Thread(target=self._read, daemon=True).start()
+        self._send({"type": "start", "protocol": PROTOCOL, "game": game.title, "seat": seat, "seed": seed})
+
+    def _read(self) -> None:
+        proc = self.proc
+        try:
+            for line in proc.stdout:
+                self.lines.put(line)
+        except (OSError, ValueError):
+            pass
+        self.lines.put(None)  # end of output: the bot has gone
+
+    def _send(self, message: dict) -> bool:
+        if self.proc is None:
+            return False
+        try:
+            self.proc.stdin.write(json.dumps(message) + "\n")
+            self.proc.stdin.flush()
+            return True
+        except (OSError, ValueError):
+            return False
+
+    def _give_up(self, reason: str, kill: bool = False) -> None:
+        self.problems.append(reason)
+        self.close(kill)
+
+    def choose(self, state: dict) -> dict:
+        game, seat = self.game, self.seat
+        moves = game.legal_moves(state, seat)
+        if self.proc is not None:
+            listed = [dict(m, text=game.move_text(state, m)) for m in moves]
+            view = game.view(state, seat)
+            if not self._send({"type": "choose", "view": view, "moves": listed}):
+                self._give_up("the bot stopped reading (crashed?)")
+            else:
+                move = self._answer(state, moves, listed)
+                if move is not None:
+                    return move
+        if self.fallback == "forfeit":
+            raise Forfeit(seat, self.problems[-1] if self.problems else "its bot is not running")
+        return self.rng.choice(moves)
+
+    def _answer(self, state: dict, moves: List[dict], listed: List[dict]) -> Optional[dict]:
+        try:
+            line = self.lines.get(timeout=self.timeout)
+        except queue.Empty:
+            self._give_up(f"no answer within {self.timeout:g} s", kill=True)
+            return None
+        if line is None:
+            self._give_up("the bot exited")
+            return None
+        try:
+            answer = json.loads(line)
+        except ValueError:
+            self.problems.append(f"not JSON: {line.strip()[:80]!r}")
+            return None
+        move = self._match(state, answer, moves, listed)
+        if move is None:
+            self.problems.append(f"not a legal move: {line.strip()[:80]!r}")
+        return move
+
+    def _match(self, state, answer, moves, listed) -> Optional[dict]:
+        if not isinstance(answer, dict):
+            return None
+        pick = answer.get("move")
+        if isinstance(pick, int) and not isinstance(pick, bool):
+            return moves[pick] if 0 <= pick < len(moves) else None
+        if isinstance(pick, dict):
+            want = {"seat": self.seat, "alt": pick.get("alt"), "args": pick.get("args", [])}
+            return want if want in moves else None
+        text = answer.get("text")
+        if isinstance(text, str):
+            try:
+                return self.game.parse_move(state, text, self.seat)
+            except MoveError:
+                return None
+        return None
+
+    def close(self, kill: bool = False) -> None:
+        """Tell the bot the game is over and let it exit (a stalled bot is killed at once)."""
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
+        if kill:
+            proc.kill()
+            proc.wait()
+            return
+        try:
+            proc.stdin.write(json.dumps({"type": "end"}) + "\n")
+            proc.stdin.close()
+        except (OSError, ValueError):
+            pass
+        try:
+            proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()

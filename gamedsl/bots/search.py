@@ -1,0 +1,350 @@
+"""Bots that play any game through the engine API, seeing only their seat's view.
+
+A bot is made by `make_bot(spec, game, seat, seed)` from a seat spec such as `random`,
+`greedy:samples=8`, `mcts:iters=2000:c=0.7`, `mcts:ms=500` or `cmd:./mybot.py:timeout=2`
+and answers `choose(state) -> move` with one of `game.legal_moves(state, seat)`.
+
+Fair by construction: a bot never reads the state it is given except through
+`legal_moves(state, seat)` and `determinize(game, state, seat, rng)` (gamedsl/runtime/resample.py),
+which redraws everything the seat cannot see; searching bots then play on those samples.
+Deterministic: every bot draws only from its own generator, seeded by the game's seed and
+its seat (and an optional `seed=` parameter); an `ms=` time budget is the one exception.
+
+The seat kinds `gamedsl play` and `gamedsl simulate` offer are listed in gamedsl.bots.registry.
+"""
+
+from __future__ import annotations
+
+import marshal
+import math
+import random
+import time
+from typing import List
+
+from gamedsl.errors import RuleError
+from gamedsl.bots.spec import bot_rng, parse_params
+from gamedsl.runtime.resample import determinize
+from gamedsl.runtime.state import clone
+
+
+# ---------------------------------------------------------------- seat specs
+
+
+# ---------------------------------------------------------------- shared helpers
+
+
+def score_margin(game, state: dict, seat: int) -> float:
+    """The seat's heuristic (its score, unless the game declares one) minus the best other's."""
+    scores = game.heuristics(state)
+    mine = scores[seat]
+    others = [s for i, s in enumerate(scores) if i != seat]
+    return float(mine - max(others)) if others else float(mine)
+
+
+def rewards(game, state: dict) -> List[float]:
+    """1 shared among the winners; for a game stopped early, among the best heuristics (or scores)."""
+    n = state["n"]
+    flow = state["flow"]
+    if flow["over"] and not flow["unfinished"]:
+        winners = game.results(state)["winners"]
+    else:
+        scores = game.heuristics(state)
+        best = max(scores)
+        winners = [s for s in range(n) if scores[s] == best]
+    out = [0.0] * n
+    for s in winners:
+        out[s] = 1.0 / len(winners)
+    return out
+
+
+def leaf_rewards(game, state: dict) -> List[float]:
+    """What a search judges a position by: a finished game by who won (`rewards`); a game
+    cut short by each seat's lead over the best other seat, squashed into (0, 1) relative to
+    the size of the scores, so a bigger lead is worth more and a tie is worth 1/2."""
+    flow = state["flow"]
+    if flow["over"] and not flow["unfinished"]:
+        return rewards(game, state)
+    scores = [float(h) for h in game.heuristics(state)]
+    if len(scores) < 2:
+        return [0.5] * len(scores)
+    out = []
+    for s, mine in enumerate(scores):
+        best_other = max(h for i, h in enumerate(scores) if i != s)
+        out.append(0.5 + 0.5 * (mine - best_other) / (abs(mine) + abs(best_other) + 1.0))
+    return out
+
+
+def _finish_secret_choice(game, state: dict, seat: int, rng: random.Random) -> None:
+    """In place: the other seats still to choose secretly choose at random (they cannot see ours)."""
+    machine = game.machine
+    while not state["flow"]["over"] and state["pending"] and "got" in state["pending"]:
+        waiting = [s for s in game.waiting_for(state) if s != seat]
+        if not waiting:
+            return
+        moves = machine.moves_for(state, waiting[0])
+        game.apply_legal(state, rng.choice(moves), in_place=True)
+
+
+# ---------------------------------------------------------------- greedy
+
+
+class GreedyBot:
+    """One-ply lookahead: the move that leaves the best margin, averaged over samples.
+
+    The margin is the seat's `heuristic` (the game's declared one, else its score) minus the
+    best other seat's.
+
+    Each move is tried on `samples` determinizations (the same ones for every move); other
+    seats still to make the same secret choice choose at random. Ties go to the bot's generator.
+    """
+
+    PARAMS = {"samples": int, "seed": int}
+
+    def __init__(self, game, seat: int, seed: int, params: str = ""):
+        opts = parse_params(params, self.PARAMS, "greedy")
+        self.game, self.seat = game, seat
+        self.samples = max(1, opts.get("samples", 4))
+        self.rng = bot_rng(seed, seat, "greedy", opts.get("seed"))
+
+    def choose(self, state: dict) -> dict:
+        game, seat = self.game, self.seat
+        moves = game.legal_moves(state, seat)
+        if len(moves) == 1:
+            return moves[0]
+        worlds = [determinize(game, state, seat, self.rng) for _ in range(self.samples)]
+        totals = [0.0] * len(moves)
+        for world in worlds:
+            for i, move in enumerate(moves):
+                after = game.apply_legal(world, move)
+                _finish_secret_choice(game, after, seat, self.rng)
+                totals[i] += score_margin(game, after, seat)
+        best = max(totals)
+        return moves[self.rng.choice([i for i, t in enumerate(totals) if t == best])]
+
+
+# ---------------------------------------------------------------- ISMCTS
+
+
+def _key(move: dict) -> str:
+    return move["alt"] + repr(move["args"])
+
+
+def new_node() -> dict:
+    # st: seat -> move key -> [visits, reward sum, times available]; ch: joint key -> node;
+    # ls (where listing is dear): seat -> what the seat sees -> its moves and their keys;
+    # top (with `below`): seat -> the keys of its best-rated moves here
+    return {"st": {}, "ch": {}}
+
+
+class MctsBot:
+    """Information-set MCTS (single observer, decoupled at secret choices).
+
+    Every iteration samples a determinization of the root (what the seat cannot see is
+    redrawn), walks one shared tree choosing among the moves legal in that sample by UCB with
+    availability counts, adds one node, plays a random game to the end (or `depth` moves,
+    then judged by the size of each seat's lead: `leaf_rewards`) and backs the rewards up.
+    At a secret choice every waiting seat picks from its own statistics (decoupled UCT), so
+    no seat's choice in the tree is conditioned on another's unrevealed one. Budget: `iters`
+    iterations and/or `ms` milliseconds per decision (the first reached ends the search).
+
+    With `top=K`, the search at the root looks only at the K moves that a one-ply lookahead
+    (greedy's) rates best: where moves are many and the budget small, iterations go to the
+    moves worth a look instead of being spread over all of them.
+
+    `below=K` does the same at every node below the root, for the seat that moves there (so
+    the replies searched are the ones a careful opponent would weigh first); `plies=P` stops
+    the tree growing P moves below the root (playouts, or the judgement of `depth=0`, take
+    over there): with both, a search where listing and rating moves is dear stays a few
+    plies deep and looks at the best replies, not at random ones.
+
+    `worlds=K` (default 64) samples at most K determinizations per decision and then plays in
+    copies of them, picked at random: a sample that must match declared public facts may take many draws, and a
+    long search gains little from its thousandth world over its sixty-fourth. 0 draws a new
+    world for every iteration.
+    """
+
+    PARAMS = {"iters": int, "ms": float, "c": float, "depth": int, "tries": int, "seed": int,
+              "top": int, "worlds": int, "below": int, "plies": int}
+
+    def __init__(self, game, seat: int, seed: int, params: str = ""):
+        opts = parse_params(params, self.PARAMS, "mcts")
+        self.game, self.seat = game, seat
+        self.ms = opts.get("ms")
+        self.iters = opts.get("iters", None if self.ms else 1000)
+        self.c = opts.get("c", 0.7)
+        self.depth = opts.get("depth", 400)
+        self.tries = opts.get("tries", 50)
+        self.top = max(0, opts.get("top", 0))
+        self.below = opts.get("below", 0)
+        self.plies = opts.get("plies", 0) or math.inf  # how deep the tree may grow (0: no limit)
+        self.worlds = max(0, opts.get("worlds", 64))
+        self._pool: list = []  # this decision's (world, root moves) pairs, while `worlds` allows
+        self.rng = bot_rng(seed, seat, "mcts", opts.get("seed"))
+        self.iterations = 0  # iterations run in all decisions (for benchmarks)
+        self.errors = 0      # iterations abandoned because a rule failed in a sample
+        self._own: tuple = ((), ())  # this decision's moves for the seat and their keys
+
+    def choose(self, state: dict) -> dict:
+        game, seat = self.game, self.seat
+        moves = game.legal_moves(state, seat)
+        if len(moves) == 1:
+            return moves[0]
+        root = new_node()
+        self._pool = []
+        deadline = time.perf_counter() + self.ms / 1000.0 if self.ms else None
+        if self.top and len(moves) > self.top:
+            shortlist = self._shortlist(state, moves)
+            moves = [m for m in moves if _key(m) in shortlist]
+        # The seat's own moves at the root are the ones it is shown, in every sampled world:
+        # they are what it knows, and listing them again per world cost most of the search
+        # where a listing is dear (a word game's placements).
+        self._own = (moves, [_key(m) for m in moves])
+        done = 0
+        while (self.iters is None or done < self.iters) and (deadline is None or time.perf_counter() < deadline):
+            self._iterate(root, state)
+            done += 1
+        self.iterations += done
+        stats = root["st"].get(seat, {})
+        best = max(moves, key=lambda m: (stats.get(_key(m), (0, 0.0))[0], stats.get(_key(m), (0, 0.0))[1]))
+        return best
+
+    def _shortlist(self, state: dict, moves: List[dict]) -> set:
+        """The keys of the `top` moves with the best one-ply margin in one sampled world."""
+        world = determinize(self.game, state, self.seat, self.rng, self.tries)
+        return self._best_keys(world, self.seat, moves, self.top)
+
+    def _best_keys(self, world: dict, seat: int, moves: List[dict], k: int) -> set:
+        """The keys of the k moves that leave `seat` the best one-ply margin in this world
+        (the first listed first among equals)."""
+        game = self.game
+        margins = []
+        for i, move in enumerate(moves):
+            after = game.apply_legal(world, move)
+            _finish_secret_choice(game, after, seat, self.rng)
+            margins.append((score_margin(game, after, seat), -i))
+        order = sorted(range(len(moves)), key=lambda i: margins[i], reverse=True)
+        return {_key(moves[i]) for i in order[:k]}
+
+    def _node_shortlist(self, node: dict, world: dict, seat: int, legal: List[dict], keys: List[str]):
+        """With `below`: of a seat's moves at a node below the root, the `below` best by a
+        one-ply look, rated in the first world that reaches the node and kept for the worlds
+        after it as far as they allow those moves (rated again where they allow none)."""
+        best = node.setdefault("top", {}).get(seat)
+        if best is None or not any(k in best for k in keys):
+            best = node["top"][seat] = self._best_keys(world, seat, legal, self.below)
+        kept = [i for i, k in enumerate(keys) if k in best]
+        return [legal[i] for i in kept], [keys[i] for i in kept]
+
+    def _world(self, state: dict):
+        """A determinization of the root to play this iteration in (its own copy), and the
+        root's moves listed in that world so far (seat -> (moves, keys)), shared by every
+        iteration played in a copy of the same world."""
+        pool = self._pool
+        if self.worlds and len(pool) >= self.worlds:
+            world, root_moves = pool[self.rng.randrange(len(pool))]
+            world = clone(world)
+            world["rng"] = self.rng.getrandbits(64)  # the hidden cards repeat; the future draws need not
+            return world, root_moves
+        world, root_moves = determinize(self.game, state, self.seat, self.rng, self.tries), {}
+        if self.worlds:
+            pool.append((clone(world), root_moves))
+        return world, root_moves
+
+    def _root_moves(self, world: dict, seat: int, cache: dict):
+        """A seat's legal moves at the root of this world and their keys: the searching seat's
+        as it was shown them, another's (a secret choice) listed once per world."""
+        if seat == self.seat:
+            return self._own
+        listed = cache.get(seat)
+        if listed is None:
+            legal = self.game.machine.moves_for(world, seat)
+            listed = cache[seat] = (legal, [_key(m) for m in legal])
+        return listed
+
+    def node_moves(self, node: dict, world: dict, seat: int):
+        """A seat's legal moves at a node below the root, their keys, and whether they are
+        shared (to be copied before they are played). A choice whose moves come from a typed
+        alternative's `suggest` search (a word game's every placement) is listed once for all
+        the worlds that look the same to the seat there — the same view and the same rules
+        under way — since what a seat may choose follows from what it sees."""
+        machine = self.game.machine
+        if not machine.typed_alternatives(world, seat):
+            legal = machine.moves_for(world, seat)
+            return legal, [_key(m) for m in legal], False
+        seen = marshal.dumps((self.game.view(world, seat), world["stack"], world["pending"]))
+        listed = node.setdefault("ls", {}).setdefault(seat, {})
+        hit = listed.get(seen)
+        if hit is None:
+            legal = machine.moves_for(world, seat)
+            hit = listed[seen] = (legal, [_key(m) for m in legal])
+        return hit[0], hit[1], True
+
+    def _select(self, stats: dict, moves: List[dict], keys: List[str]):
+        """The move UCB picks (a fresh one first, at random) and its key."""
+        fresh = []
+        best, best_value = None, -1.0
+        log, sqrt, c, get = math.log, math.sqrt, self.c, stats.get
+        for m, k in zip(moves, keys):
+            e = get(k)
+            if e is None:
+                stats[k] = [0, 0.0, 1]
+                fresh.append((m, k))
+                continue
+            e[2] = available = e[2] + 1
+            visits = e[0]
+            if visits == 0:
+                fresh.append((m, k))
+            elif not fresh:
+                value = e[1] / visits + c * sqrt(log(available) / visits)
+                if value > best_value:
+                    best, best_value = (m, k), value
+        if fresh:
+            return self.rng.choice(fresh)
+        return best
+
+    def _iterate(self, root: dict, state: dict) -> None:
+
+        game, machine, rng = self.game, self.game.machine, self.rng
+        world, root_moves = self._world(state)
+        path = []
+        node = root
+        try:
+            while not world["flow"]["over"] and len(path) < self.plies:
+                waiting = game.waiting_for(world)
+                if not waiting:
+                    break
+                picks = []
+                for s in waiting:
+                    if node is root:
+                        legal, keys, shared = *self._root_moves(world, s, root_moves), True
+                    else:
+                        legal, keys, shared = self.node_moves(node, world, s)
+                        if self.below and len(legal) > self.below:
+                            legal, keys = self._node_shortlist(node, world, s, legal, keys)
+                    move, key = self._select(node["st"].setdefault(s, {}), legal, keys)
+                    picks.append((s, clone(move) if shared else move, key))
+                for _, move, _ in picks:
+                    game.apply_legal(world, move, in_place=True)
+                path.append((node, picks))
+                joint = "|".join(key for _, _, key in picks)
+                child = node["ch"].get(joint)
+                if child is None:
+                    node["ch"][joint] = new_node()
+                    break
+                node = child
+            steps = 0
+            while not world["flow"]["over"] and steps < self.depth:
+                waiting = game.waiting_for(world)
+                if not waiting:
+                    break
+                game.apply_legal(world, rng.choice(machine.moves_for(world, waiting[0])), in_place=True)
+                steps += 1
+        except RuleError:
+            self.errors += 1
+            return
+        reward = leaf_rewards(game, world)
+        for node, picks in path:
+            for s, _, key in picks:
+                e = node["st"][s][key]
+                e[0] += 1
+                e[1] += reward[s]

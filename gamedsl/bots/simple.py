@@ -1,0 +1,26 @@
+"""Bots that do not search: a random legal move, or always the first."""
+
+from __future__ import annotations
+
+import random
+
+
+class RandomBot:
+    """A uniformly random legal move, from its own generator seeded by the game's seed and its seat."""
+
+    def __init__(self, game, seat: int, seed: int):
+        self.game, self.seat = game, seat
+        self.rng = random.Random(seed * 1000 + seat)
+
+    def choose(self, state: dict) -> dict:
+        return self.rng.choice(self.game.legal_moves(state, self.seat))
+
+
+class FirstBot:
+    """Always the first legal move (predictable; handy for tests)."""
+
+    def __init__(self, game, seat: int, seed: int):
+        self.game, self.seat = game, seat
+
+    def choose(self, state: dict) -> dict:
+        return self.game.legal_moves(state, self.seat)[0]

@@ -1,0 +1,360 @@
+"""Compiler: a checked GameFile -> Program, the executable form the engine runs.
+
+Declarations become lookup tables (zones, variables, tables, kinds); every
+expression becomes a closure (gamedsl.compiler.closures); every block becomes a tuple of
+compiled statements with stable numeric ids, so the engine can keep "where the
+rules stand" as plain numbers in the state.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional
+
+
+from gamedsl.syntax import ast as A
+from gamedsl.errors import RuleError
+from gamedsl.compiler.closures import ExprCompiler
+from gamedsl.compiler.kinds import value_kind
+from gamedsl.runtime.program import (Alt, Decls, KindInfo, OptionSpec, Param, Phase, Program, Stmt,
+                                     Table, VarInfo, ZoneInfo)
+from gamedsl.runtime.wordlists import option_in_name
+
+# ---------------------------------------------------------------- declarations
+
+
+# ---------------------------------------------------------------- compiled statements
+
+
+# ---------------------------------------------------------------- the compiler
+
+
+class Compiler:
+    def __init__(self, game: A.GameFile, types: Optional[dict] = None):
+        self.game = game
+        self.d = Decls(types=types or {})
+        self.ex = ExprCompiler(self.d)
+        self.blocks: List[tuple] = []
+        self.stmts: List[Stmt] = []
+
+    # declarations -----------------------------------------------------
+    def compile(self):
+        decls = self.game.decls
+        by_type: Dict[type, list] = {}
+        for decl in decls:
+            by_type.setdefault(type(decl), []).append(decl)
+        one = lambda t: (by_type.get(t) or [None])[-1]  # noqa: E731 — a variant's last word wins
+
+        for e in by_type.get(A.EnumDecl, []):
+            self.d.words.update(v.name for v in e.values)
+            self.d.enums[e.name] = tuple(v.name for v in e.values)
+        options = {}
+        for o in by_type.get(A.OptionDecl, []):
+            words = tuple(a.word for a in o.alternatives if isinstance(a, A.OptionWord))
+            ranges = tuple((a.low, a.high) for a in o.alternatives if isinstance(a, A.OptionRange))
+            self.d.words.update(words)
+            self.d.options.add(o.name)
+            options[o.name] = OptionSpec(o.name, words, ranges, A.literal_value(o.default))
+        for w in by_type.get(A.WordsDecl, []):
+            option = option_in_name(w.source)
+            self.d.word_lists[w.name] = (option, dict(w.lists))
+        tables = {t.name: self._table(t) for t in by_type.get(A.TableDecl, [])}
+        self.d.tables = tables
+        for t in tables.values():
+            self.d.row_columns.update(t.columns)
+        for d in by_type.get(A.DefDecl, []):
+            self.d.defs[d.name] = d
+        for p in by_type.get(A.ProcDecl, []):
+            self.d.procs[p.name] = p
+        kinds_decl = by_type.get(A.KindDecl, [])
+        for k in kinds_decl:
+            self.d.kinds.add(k.name)
+            if k.source_table and k.source_table in tables:
+                self.d.comp_attrs.update(tables[k.source_table].columns)
+            self.d.comp_attrs.update(a.name for a in k.attrs)
+            if k.per_player:
+                self.d.comp_attrs.add("owner")
+            for s in k.states:
+                self.d.comp_states.setdefault(s.name, set()).add(k.name)
+        for k in kinds_decl:
+            for st in k.states:
+                self.d.state_kinds.setdefault(st.name, _type_kind(st.type, self.d))
+        zones = {}
+        for z in by_type.get(A.ZoneDecl, []):
+            zones[z.name] = self._zone(z)
+            (self.d.player_zones if z.per_player else self.d.shared_zones).add(z.name)
+        var_decls = by_type.get(A.VarDecl, [])
+        for v in var_decls:
+            (self.d.player_vars if v.per_player else self.d.global_vars).add(v.name)
+            self.d.var_kinds[v.name] = _type_kind(v.type, self.d)
+        kinds = {k.name: self._kind(k, tables) for k in kinds_decl}
+        global_vars = [VarInfo(v.name, self.ex.expr(v.init, set()), kind=self.d.var_kinds[v.name])
+                       for v in var_decls if not v.per_player]
+        player_vars = [VarInfo(v.name, self.ex.expr(v.init, set()),
+                               secret=any(f.name == "secret" for f in v.flags), kind=self.d.var_kinds[v.name])
+                       for v in var_decls if v.per_player]
+
+        procs = {}
+        for p in by_type.get(A.ProcDecl, []):
+            names = [x.name for x in p.params]
+            procs[p.name] = (names, None)
+        self.procs = procs
+        for p in by_type.get(A.ProcDecl, []):
+            names = [x.name for x in p.params]
+            procs[p.name] = (names, self.block(p.body, set(names)))
+
+        setup = one(A.SetupDecl)
+        setup_block = self.block(setup.body, set()) if setup else None
+        phases = []
+        turn = one(A.TurnDecl)
+        phase_decls = by_type.get(A.PhaseDecl, [])
+        if turn is not None and not phase_decls:
+            phases.append(Phase("main", None, self.block(turn.body, set()), None, None, turn.span))
+        for ph in phase_decls:
+            phases.append(Phase(
+                ph.name,
+                self.block(ph.begin, set()) if ph.begin else None,
+                self.block(ph.turn, set()) if ph.turn else None,
+                self.ex.expr(ph.end_when, set(), pure=True) if ph.end_when is not None else None,
+                ph.then.name if ph.then is not None else None,
+                ph.span,
+            ))
+
+        score = one(A.ScoreDecl)
+        tiebreak = one(A.TiebreakDecl)
+        heuristic = one(A.HeuristicDecl)
+        results = by_type.get(A.ResultDecl, [])
+        publics = by_type.get(A.PublicDecl, [])
+        players = one(A.PlayersDecl)
+        title = one(A.GameDecl)
+        program = Program(
+            title=title.title if title else "untitled",
+            min_players=players.low if players else 2,
+            max_players=players.high if players else 2,
+            options=options, decls=self.d, tables=tables, kinds=kinds, zones=zones,
+            global_vars=global_vars, player_vars=player_vars,
+            blocks=self.blocks, stmts=self.stmts, procs=procs,
+            setup=setup_block, phases=phases,
+            score=(score.var, self.ex.expr(score.expr, {score.var})) if score else None,
+            heuristic=(heuristic.var, self.ex.expr(heuristic.expr, {heuristic.var})) if heuristic else None,
+            tiebreak=(tiebreak.var, [(self.ex.expr(k.expr, {tiebreak.var}), k.direction == "most")
+                                     for k in tiebreak.keys]) if tiebreak else None,
+            results=[(r.name, r.var, self.ex.expr(r.expr, {r.var}), value_kind(r.expr, self.d, {r.var: "player"}))
+                     for r in results],
+            publics=[(r.name, r.var, self.ex.expr(r.expr, {r.var}), value_kind(r.expr, self.d, {r.var: "player"}))
+                     for r in publics],
+        )
+        program.compiler = self  # scenarios compile their own snippets against the same names
+        return program
+
+    def _table(self, t: A.TableDecl) -> Table:
+        # A table from a CSV file arrives with its rows read in by the loader.
+        columns = [c.name for c in t.columns]
+        rows = [{col: _cell_value(cell) for col, cell in zip(columns, r)} for r in t.rows]
+        table = Table(t.name, columns, rows, t.key)
+        if t.key in columns:
+            k = columns.index(t.key)
+            table.matchers = [_matcher(r[k] if k < len(r) else None) for r in t.rows]
+        return table
+
+    def _zone(self, z: A.ZoneDecl) -> ZoneInfo:
+        info = ZoneInfo(z.name, z.per_player, tuple(k.name for k in z.kinds))
+        for f in z.flags:
+            if f.word in ("public", "hidden", "owner"):
+                info.visibility = f.word
+            elif f.word == "sorted":
+                info.sorted_by = f.arg
+            elif f.word == "refill":
+                info.refill = f.arg
+            elif f.word == "grid":
+                info.grid = True
+                info.size = tuple(f.arg) if f.arg else None
+        return info
+
+    def _kind(self, k: A.KindDecl, tables) -> KindInfo:
+        table = tables.get(k.source_table) if k.source_table else None
+        scope = set(table.columns) if table else set()
+        if k.per_player:
+            scope.add("owner")
+        attrs_ = []
+        for a in k.attrs:
+            attrs_.append((a.name, self.ex.expr(a.value, set(scope))))
+            scope.add(a.name)
+        return KindInfo(
+            k.name, table,
+            self.ex.expr(k.copies, set(scope)) if k.copies is not None else None,
+            k.per_player,
+            self.ex.expr(k.show, set(scope)) if k.show is not None else None,
+            attrs_,
+            [(s.name, self.ex.expr(s.init, set(scope))) for s in k.states],
+            scope,
+            tuple(f.name for f in k.faces),
+        )
+
+    # statements -------------------------------------------------------
+    def block(self, body: tuple, scope: set) -> int:
+        """Compile a block; `scope` is shared with nested blocks (function-level locals)."""
+        bid = len(self.blocks)
+        self.blocks.append(())
+        compiled = tuple(self.stmt(s, scope) for s in body)
+        self.blocks[bid] = compiled
+        return bid
+
+    def _add(self, stmt: Stmt) -> Stmt:
+        stmt.sid = len(self.stmts)
+        self.stmts.append(stmt)
+        return stmt
+
+    def stmt(self, s, scope: set) -> Stmt:
+        ex = self.ex
+        if isinstance(s, A.Let):
+            value = ex.expr(s.value, scope)
+            scope.add(s.name)
+            return self._add(Stmt("let", s.span, s.name, value))
+        if isinstance(s, A.Assign):
+            return self._add(self._assign(s, scope))
+        if isinstance(s, A.CallStmt):
+            if s.call.name not in self.procs:
+                raise RuleError("E103", f"unknown procedure '{s.call.name}'", s.span)
+            return self._add(Stmt("call", s.span, s.call.name, [ex.expr(a, scope) for a in s.call.args]))
+        if isinstance(s, A.Move):
+            cell = ex.expr(s.cell, scope) if s.cell is not None else None
+            return self._add(Stmt("move", s.span, ex.expr(s.what, scope), ex.zone(s.dest, scope), s.place, cell))
+        if isinstance(s, A.Draw):
+            return self._add(Stmt("draw", s.span, ex.expr(s.count, scope), ex.zone(s.source, scope),
+                                  ex.zone(s.dest, scope)))
+        if isinstance(s, A.Shuffle):
+            return self._add(Stmt("shuffle", s.span, ex.zone(s.zone, scope)))
+        if isinstance(s, A.NextTurn):
+            return self._add(Stmt("next_turn", s.span, ex.expr(s.player, scope)))
+        if isinstance(s, A.EndGame):
+            winner = ex.expr(s.winner, scope) if s.winner is not None else None
+            return self._add(Stmt("end", s.span, s.after_round, winner))
+        if isinstance(s, A.Say):
+            return self._add(Stmt("say", s.span, ex.expr(s.message, scope), value_kind(s.message, self.d)))
+        if isinstance(s, A.Break):
+            return self._add(Stmt("break", s.span))
+        if isinstance(s, A.Return):
+            return self._add(Stmt("return", s.span))
+        if isinstance(s, A.Pass):
+            return self._add(Stmt("pass", s.span))
+        if isinstance(s, A.If):
+            branches = [(ex.expr(b.cond, scope), self.block(b.body, scope)) for b in s.branches]
+            orelse = self.block(s.orelse, scope) if s.orelse else None
+            return self._add(Stmt("if", s.span, branches, orelse))
+        if isinstance(s, A.For):
+            iterable = ex.expr(s.iterable, scope)
+            scope.add(s.var)
+            return self._add(Stmt("for", s.span, s.var, iterable, self.block(s.body, scope)))
+        if isinstance(s, A.While):
+            return self._add(Stmt("while", s.span, ex.expr(s.cond, scope), self.block(s.body, scope)))
+        if isinstance(s, A.Repeat):
+            count = ex.expr(s.count, scope) if s.count is not None else None
+            return self._add(Stmt("repeat", s.span, count, self.block(s.body, scope)))
+        if isinstance(s, A.Choose):
+            player = ex.expr(s.player, scope)
+            alts = self._alts(s.alternatives, scope, {})
+            # c: the timer's seconds (evaluated when the choice is reached); d: `on timeout:`
+            timer = ex.expr(s.timer, scope, pure=True) if s.timer is not None else None
+            timeout = self.block(s.timeouts[0].body, scope) if s.timeouts else None
+            return self._add(Stmt("choose", s.span, player, alts, timer, timeout))
+        if isinstance(s, A.SecretChoose):
+            players = ex.expr(s.players, scope)
+            scope.add(s.var)
+            alts = self._alts(s.alternatives, scope, {s.var: "player"})
+            return self._add(Stmt("secret", s.span, s.var, players, alts))
+        raise RuleError("E003", f"cannot compile {type(s).__name__}", s.span)
+
+    def _typed(self, t) -> str:
+        """How a typed parameter is read: 'text', 'number', 'cell', 'list of text', or an enum's name."""
+        if isinstance(t, A.TypeList):
+            return "list of text"
+        return "number" if t.name == "int" else t.name
+
+    def _alts(self, alternatives, scope, kinds) -> list:
+        out = []
+        for alt in alternatives:
+            params = []
+            local_kinds = dict(kinds)
+            typed = [self._typed(p.type) for p in alt.params if p.domain is None] or None
+            for p in alt.params:
+                if p.domain is None:  # typed by a person: no list of values
+                    kind = _type_kind(p.type, self.d)
+                    params.append(Param(p.name, None, kind))
+                    local_kinds[p.name] = kind
+                    scope.add(p.name)
+                    continue
+                domain = self.ex.expr(p.domain, scope, pure=True)
+                kind = value_kind(p.domain, self.d, local_kinds)
+                local_kinds[p.name] = kind
+                params.append(Param(p.name, domain, kind))
+                scope.add(p.name)
+            pure = lambda e: self.ex.expr(e, scope, pure=True) if e is not None else None  # noqa: E731
+            guard = pure(alt.guard)
+            own = {p.name for p in alt.params}
+            fixed = typed is None and not any(own & A.names_in(p.domain) for p in alt.params)
+            listing = (self.ex.guard_filter(alt.guard, scope, [p.name for p in alt.params])
+                       if fixed and alt.guard is not None else None)
+            out.append(Alt(alt.name, params, alt.template, guard, self.block(alt.body, scope), alt.span,
+                           typed, pure(alt.suggest), pure(alt.refusal), fixed, listing))
+        return out
+
+    def _assign(self, s: A.Assign, scope) -> Stmt:
+        value = self.ex.expr(s.value, scope)
+        return Stmt("assign", s.span, self._target(s.target, scope), s.op, value)
+
+    def _target(self, t, scope) -> tuple:
+        """Where an assignment writes: (where, name, object or base target, position)."""
+        if isinstance(t, A.Name):
+            if t.name in scope:
+                return ("local", t.name, None)
+            if t.name == "start_player":
+                return ("start", None, None)
+            if t.name in self.d.global_vars:
+                return ("global", t.name, None)
+        if isinstance(t, A.Attribute):
+            obj = self.ex.expr(t.obj, scope)
+            if t.name in self.d.player_vars:
+                return ("pvar", t.name, obj)
+            if t.name in self.d.comp_states:
+                return ("cstate", t.name, obj)
+        if isinstance(t, A.Index):
+            return ("item", self._target(t.obj, scope), self.ex.expr(t.index, scope))
+        raise RuleError("E207", "only variables, player variables, component states and their "
+                        "list items can be changed", t.span)
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def _type_kind(t, d: Decls) -> str:
+    if isinstance(t, A.TypeOptional):
+        return _type_kind(t.inner, d)
+    if isinstance(t, A.TypeList):
+        return _type_kind(t.item, d)
+    if isinstance(t, A.TypeName):
+        if t.name == "player":
+            return "player"
+        if t.name == "cell":
+            return "cell"
+        if t.name in d.kinds:
+            return "component"
+    return "value"
+
+
+def _cell_value(cell: A.Cell):
+    if cell.kind == "range":
+        return cell.value[0]
+    return cell.value
+
+
+def _matcher(cell: Optional[A.Cell]):
+    if cell is None or cell.kind == "empty":
+        return lambda k: k is None
+    if cell.kind == "at_least":
+        low = cell.value
+        return lambda k: isinstance(k, (int, float)) and not isinstance(k, bool) and k >= low
+    if cell.kind == "range":
+        lo, hi = cell.value
+        return lambda k: isinstance(k, (int, float)) and not isinstance(k, bool) and lo <= k <= hi
+    v = cell.value
+    return lambda k: k == v and type(k) is not bool or (isinstance(v, bool) and k is v)

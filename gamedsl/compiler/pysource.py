@@ -1,0 +1,547 @@
+"""Expressions compiled to Python source, for speed; the closures of exprs.py stay the judge.
+
+A rule's expression is first run by its closures (gamedsl/compiler/closures.py). Once it has run twice,
+its tree is written out as one Python function — local names as Python variables, list
+comprehensions as Python's, each `def` as a Python function calling the others directly —
+compiled with `compile()` and run from then on. Python runs that much faster than a tree of
+closures, each a call: the scores and guards a search evaluates at every step are mostly
+comprehensions over zones and calls of defs.
+
+The generated code covers the way values go when nothing is wrong. Whenever it meets
+anything else — a value of an unexpected kind, a missing name, a table without the row, too
+much work or too deep a recursion — it gives up (any exception), and the same expression is
+run again by its closures, which raise the diagnostic with its line, or answer. That is safe
+because expressions have no effects (a random draw, the one impure function, is never
+generated), and it keeps a single definition of every error. The generated code charges the
+same work as the closures, so a runaway stops at the same point.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Dict, List, Optional
+
+from gamedsl.syntax import ast as A
+from gamedsl.runtime import builtins as B
+from gamedsl.runtime import values as V
+from gamedsl.runtime.ctx import MAX_CALL_DEPTH, MAX_WORK, PLAIN_KEY_TYPES, WRITTEN_KEY
+from gamedsl.compiler.kinds import kind_of_type, named_constant, value_kind
+from gamedsl.runtime.values import zone_items
+
+# A whole expression is generated only when it is big enough to gain from it.
+_MIN_NODES = 4
+
+
+class Unsupported(Exception):
+    """This expression is left to the closures."""
+
+
+class GiveUp(Exception):
+    """Raised by the generated code: let the closures run this expression."""
+
+
+def worth_generating(e) -> bool:
+    """A def call or a comprehension is worth it; otherwise an expression of a few nodes."""
+    for count, node in enumerate(A.walk(e), 1):
+        if count >= _MIN_NODES or isinstance(node, (A.Comprehension, A.Sort)) or (
+                isinstance(node, A.Call) and node.name not in B.FUNCTIONS):
+            return True
+    return False
+
+
+# ---------------------------------------------------------------- what the generated code calls
+
+
+def _items(ctx, v):
+    """A comprehension's or sort's items, charged as the closures charge them."""
+    if type(v) is not list:
+        if not isinstance(v, (list, str)):
+            raise GiveUp
+        v = list(v)
+    ctx.work += len(v)
+    if ctx.work > MAX_WORK:
+        raise GiveUp
+    return v
+
+
+def _charged(ctx, v):
+    """A function's argument: a list is charged its length."""
+    if type(v) is list:
+        ctx.work += len(v)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+    return v
+
+
+def _container(ctx, v):
+    """The right side of `in`."""
+    if v is None:
+        raise GiveUp
+    return _charged(ctx, v)
+
+
+_MAX_NUMBER = V.MAX_NUMBER
+
+
+def _int_op(op, fast):
+    slow = B.ARITH[op]
+
+    def arith(a, b, span):
+        if type(a) is int and type(b) is int:
+            r = fast(a, b)
+            if -_MAX_NUMBER <= r <= _MAX_NUMBER:
+                return r
+        return slow(a, b, span)  # (beyond the bounds: it says so)
+    return arith
+
+
+def _plus(a, b, span):
+    if type(a) is int and type(b) is int:
+        r = a + b
+        if -_MAX_NUMBER <= r <= _MAX_NUMBER:
+            return r
+    elif type(a) is str and type(b) is str and len(a) + len(b) <= V.MAX_LENGTH:
+        return a + b  # (the messages of a game's log are texts added up)
+    return B.ARITH["+"](a, b, span)
+
+
+_ARITH = {"+": _plus, "-": _int_op("-", int.__sub__), "*": _int_op("*", int.__mul__)}
+
+
+def _all_ints(v) -> bool:
+    if type(v) is not list:
+        return False
+    for x in v:
+        if type(x) is not int:
+            return False
+    return True
+
+
+def _g_len(v):
+    if type(v) is list or type(v) is str:
+        return len(v)
+    raise GiveUp
+
+
+def _g_abs(v):
+    if type(v) is int:
+        return -v if v < 0 else v
+    raise GiveUp
+
+
+def _g_min(v):
+    if v and _all_ints(v):
+        return min(v)
+    raise GiveUp
+
+
+def _g_max(v):
+    if v and _all_ints(v):
+        return max(v)
+    raise GiveUp
+
+
+def _g_sum(v):
+    if _all_ints(v):
+        r = sum(v)
+        if -_MAX_NUMBER <= r <= _MAX_NUMBER:
+            return r
+    raise GiveUp
+
+
+# Functions on whole numbers and lists as the generated code calls them: the common case
+# only (anything else gives up, and the closures' version answers or says what is wrong).
+_PLAIN_FUNCTIONS = {"len": "_g_len", "abs": "_g_abs", "min": "_g_min", "max": "_g_max", "sum": "_g_sum"}
+
+
+def _negate(v):
+    if not V.is_number(v):
+        raise GiveUp
+    return -v
+
+
+def _sorted(ctx, v, key, most: tuple):
+    """`sort x in v by ...`: stable, the last key first (as the closure sorts)."""
+    computed = [(item, key(item)) for item in _items(ctx, v)]
+    try:
+        for n in range(len(most) - 1, -1, -1):
+            computed.sort(key=lambda pair: pair[1][n], reverse=most[n])
+    except TypeError:
+        raise GiveUp from None
+    return [item for item, _ in computed]
+
+
+def _row(table, key):
+    row = table.lookup(key)
+    if row is None:
+        raise GiveUp
+    return row
+
+
+_MISSING = object()
+
+_RUNTIME = {
+    "_GiveUp": GiveUp, "_items": _items, "_charged": _charged, "_container": _container,
+    "_negate": _negate, "_sorted": _sorted, "_row": _row, "_zone_items": zone_items,
+    "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
+    "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY,
+    "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
+}
+
+
+# ---------------------------------------------------------------- the generator
+
+
+class _Frame:
+    """What one generated function knows: its Python names for the rule's local names, and
+    the names read from the context's locals when it starts."""
+
+    def __init__(self, names: Dict[str, str], free: Optional[set] = None):
+        self.names = dict(names)
+        self.free = free          # the enclosing scope's names (None inside a def: none)
+        self.reads: Dict[str, str] = {}  # free name -> its Python name, read at the start
+        self.uses_attrs = False
+        self.uses_state = False
+
+
+class SourceCompiler:
+    """Writes expressions of one program as Python functions sharing one namespace."""
+
+    # Runs of an expression by its closures before it is generated: one that runs once or
+    # twice (a set-up, a scenario's check) is not worth writing out.
+    warmup = 2
+
+    def __init__(self, ex):
+        self.ex = ex          # the closure compiler: its decisions, closures and local kinds
+        self.d = ex.d
+        self.ns: dict = dict(_RUNTIME)
+        self.defs: Dict[str, str] = {}     # def name -> its Python function's name
+        self.failed_defs: set = set()
+        self.sources: Dict[str, str] = {}  # each generated function's source, by its name
+        self.generated = 0    # expressions running as generated code
+        self.give_ups = 0     # times the generated code left an expression to the closures
+        self._counter = 0
+
+    # ------------------------------------------------------------ entry
+    def root(self, e, scope: frozenset, closure):
+        """`closure` for its first runs (`warmup`), then the generated function (if it could
+        be written), falling back to `closure` whenever the generated code gives up."""
+        slot: List = [None, 0]  # the generated function (False: none), runs so far
+
+        def run(ctx):
+            fn = slot[0]
+            if fn is None:
+                fn = self._ready(slot, lambda: self._root_function(e, scope))
+            if not fn:
+                return closure(ctx)
+            work = ctx.work
+            try:
+                return fn(ctx)
+            except Exception:  # noqa: BLE001 - any surprise: the closures judge (see the module)
+                self.give_ups += 1
+                ctx.work = work
+                return closure(ctx)
+        return run
+
+    def guard_filter(self, guard, scope: frozenset, params: tuple):
+        """`run(ctx, domains, count)`: of the `count` combinations of the parameters' values
+        (one from each domain, in order), those that pass the guard, each as a list, charged
+        the work the closures would charge (one per combination, and the guard's own); None
+        while warming up or when the generated code gives up, and then the caller tries each
+        combination with the guard's closure."""
+        slot: List = [None, 0]
+
+        def run(ctx, domains, count):
+            fn = slot[0]
+            if fn is None:
+                fn = self._ready(slot, lambda: self._filter_function(guard, scope, params))
+            if not fn:
+                return None
+            work = ctx.work
+            try:
+                return fn(ctx, domains, count)
+            except Exception:  # noqa: BLE001 - as in root(): the closures judge
+                self.give_ups += 1
+                ctx.work = work
+                return None
+        return run
+
+    def _ready(self, slot: list, write):
+        """One more run of a slot's expression: its generated function once it has warmed up
+        (`write()` writes it, once), False if it cannot be written, None while warming up."""
+        slot[1] += 1
+        if slot[1] <= self.warmup:
+            return None
+        try:
+            slot[0] = write()
+            self.generated += 1
+        except Unsupported:
+            slot[0] = False
+        return slot[0]
+
+    def _filter_function(self, guard, scope, params):
+        frame = _Frame({p: f"_p{i}" for i, p in enumerate(params)}, set(scope))
+        test = self._gen(guard, frame)
+        names = ", ".join(frame.names[p] for p in params)
+        name = self._fresh("filter")
+        lines = [f"def {name}(ctx, domains, count):", "    _dp = ctx.depth"]
+        lines += self._prologue(frame)
+        lines += ["    ctx.work += count",
+                  "    if ctx.work > _MAX_WORK:",
+                  "        raise _GiveUp",
+                  f"    return [[{names}] for ({names},) in _product(*domains) if {test}]"]
+        self._define("\n".join(lines), name)
+        return self.ns[name]
+
+    def _root_function(self, e, scope):
+        frame = _Frame({}, set(scope))
+        body = self._gen(e, frame)
+        name = self._fresh("root")
+        lines = [f"def {name}(ctx):", "    _dp = ctx.depth"]
+        lines += self._prologue(frame)
+        lines.append(f"    return {body}")
+        self._define("\n".join(lines), name)
+        return self.ns[name]
+
+    def _prologue(self, frame: _Frame) -> List[str]:
+        lines = []
+        if frame.uses_state:
+            lines.append("    _st = ctx.state")
+        if frame.uses_attrs:
+            lines.append("    _ca = ctx.cat.attrs")
+        if frame.reads:
+            lines.append("    _env = ctx.env")
+            lines += [f"    {py} = _env[{name!r}]" for name, py in frame.reads.items()]
+        return lines
+
+    def _define(self, source: str, name: str) -> None:
+        try:
+            code = compile(source, f"<gamedsl generated {name}>", "exec")
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            raise Unsupported from None
+        exec(code, self.ns)  # noqa: S102 - source written by this module from a checked tree
+        self.sources[name] = source
+
+    def _fresh(self, prefix: str) -> str:
+        self._counter += 1
+        return f"_{prefix}{self._counter}"
+
+    def _const(self, value) -> str:
+        if type(value) is int or value is None or type(value) is bool:
+            return repr(value)
+        name = self._fresh("k")
+        self.ns[name] = value
+        return name
+
+    # ------------------------------------------------------------ defs
+    def _def_function(self, name: str) -> str:
+        """The Python name of the function for `def name` (written on first use)."""
+        if name in self.failed_defs:
+            raise Unsupported
+        py = self.defs.get(name)
+        if py is not None:
+            return py
+        py = self.defs[name] = self._fresh("def")
+        decl = self.d.defs[name]
+        params = [p.name for p in decl.params]
+        frame = _Frame({p: f"v{i}_{self._counter}" for i, p in enumerate(params)})
+        # a def's body knows no local kinds but its own (as when the closures compile it)
+        saved_kinds, self.ex.local_kinds = self.ex.local_kinds, {}
+        try:
+            body = self._gen(decl.body, frame)
+        except Unsupported:
+            self.failed_defs.add(name)
+            del self.defs[name]
+            raise
+        finally:
+            self.ex.local_kinds = saved_kinds
+        args = [frame.names[p] for p in params]
+        # As the closures do: a memo answers first (while moves are listed), then the work
+        # and the depth are charged. The key is exprs.memo_key's, written inline.
+        plain = " and ".join(f"type({a}) in _PLAIN" for a in args) or "True"
+        key = (f"({name!r}, {''.join(a + ', ' for a in args)}) if {plain} else "
+               f"({name!r}, _WRITTEN, repr([{', '.join(args)}]))")
+        lines = [f"def {py}(ctx, _dp{''.join(', ' + a for a in args)}):",
+                 "    memo = ctx.memo",
+                 "    if memo is not None:",
+                 f"        key = {key}",
+                 "        found = memo.get(key, _MISSING)",
+                 "        if found is not _MISSING:",
+                 "            return found",
+                 "    ctx.work += 1",
+                 "    if ctx.work > _MAX_WORK or _dp >= _MAX_DEPTH:",
+                 "        raise _GiveUp",
+                 "    _dp += 1"]
+        lines += self._prologue(frame)
+        lines += [f"    result = {body}",
+                  "    if memo is not None:",
+                  "        memo[key] = result",
+                  "    return result"]
+        self._define("\n".join(lines), py)
+        return py
+
+    # ------------------------------------------------------------ nodes
+    def _gen(self, e, frame: _Frame) -> str:
+        method = getattr(self, "_" + type(e).__name__, None)
+        if method is None:
+            raise Unsupported
+        return method(e, frame)
+
+    def _Number(self, e, frame):
+        return self._const(e.value)
+
+    _Text = _Bool = _Number
+
+    def _NoneLit(self, e, frame):
+        return "None"
+
+    def _Name(self, e, frame):
+        name = e.name
+        if name in frame.names:
+            return frame.names[name]
+        if frame.free is not None and name in frame.free:
+            py = frame.reads.get(name)
+            if py is None:
+                py = frame.reads[name] = self._fresh("l")
+                frame.names[name] = py
+            return py
+        if self.ex.is_word(e):
+            return self._const(name)
+        if name in self.d.global_vars and name not in ("current", "start_player", "round", "players",
+                                                       "player_count"):
+            frame.uses_state = True
+            return f"_st['vars'][{name!r}]"
+        return f"{self._const(self.ex._Name(e, set()))}(ctx)"
+
+    def _Attribute(self, e, frame):
+        obj = self._gen(e.obj, frame)
+        cats, row_col, resolve = self.ex.attribute_plan(e)
+        name = e.name
+        # A table row may have a column of the same name, unless the checker knows x is not
+        # a row (a component, a player).
+        if not row_col or kind_of_type(self.d.types.get(e.obj)) in ("component", "player"):
+            if cats == ["cattr"]:
+                frame.uses_attrs = True
+                return f"_ca[{obj}][{name!r}]"
+            if cats == ["pvar"]:
+                frame.uses_state = True
+                return f"_st['pvars'][{name!r}][{obj}]"
+            if cats == ["pzone"]:
+                frame.uses_state = True
+                return f"_zone_items(_st, {name!r}, {obj})"
+        return f"{self._const(resolve)}(ctx, {obj})"
+
+    def _Index(self, e, frame):
+        if isinstance(e.obj, A.Name) and e.obj.name in self.d.tables and not self._is_local(e.obj.name, frame):
+            return f"_row({self._const(self.d.tables[e.obj.name])}, {self._gen(e.index, frame)})"
+        return f"({self._gen(e.obj, frame)})[int({self._gen(e.index, frame)})]"
+
+    def _is_local(self, name, frame) -> bool:
+        return name in frame.names or (frame.free is not None and name in frame.free)
+
+    def _Call(self, e, frame):
+        d = self.d
+        if e.name in d.defs and e.name not in B.FUNCTIONS:
+            constant = named_constant(d.defs[e.name])
+            if constant is not None:
+                return self._const(constant.value)
+            fn = self._def_function(e.name)
+            args = "".join(", " + self._gen(a, frame) for a in e.args)
+            return f"{fn}(ctx, _dp{args})"
+        if e.name == "rows" and e.args and isinstance(e.args[0], A.Name) and e.args[0].name in d.tables:
+            return f"[dict(r) for r in {self._const(d.tables[e.args[0].name].rows)}]"
+        spec = B.FUNCTIONS.get(e.name)
+        if spec is None or spec.impure:
+            raise Unsupported
+        plain = _PLAIN_FUNCTIONS.get(e.name)
+        if plain is not None and len(e.args) == 1:
+            return f"{plain}(_charged(ctx, {self._gen(e.args[0], frame)}))"
+        impl, span = self._const(spec.impl), self._const(e.span)
+        if spec.wants_kind:
+            if len(e.args) != 1:
+                raise Unsupported  # (the closures say what is wrong)
+            kind = value_kind(e.args[0], d, self.ex.local_kinds)
+            return f"{impl}(ctx, {span}, {kind!r}, {self._gen(e.args[0], frame)})"
+        args = []
+        for i, a in enumerate(e.args):
+            if i in spec.zone_args:
+                args.append(self._zone(a, frame))
+            else:
+                args.append(f"_charged(ctx, {self._gen(a, frame)})")
+        return f"{impl}(ctx, {span}{''.join(', ' + a for a in args)})"
+
+    def _zone(self, e, frame) -> str:
+        if isinstance(e, A.Name) and e.name in self.d.shared_zones and not self._is_local(e.name, frame):
+            return repr((e.name, -1))
+        if isinstance(e, A.Attribute) and e.name in self.d.player_zones:
+            return f"({e.name!r}, {self._gen(e.obj, frame)})"
+        raise Unsupported
+
+    def _BinOp(self, e, frame):
+        left, right = self._gen(e.left, frame), self._gen(e.right, frame)
+        op = _ARITH.get(e.op) or B.ARITH[e.op]
+        return f"{self._const(op)}({left}, {right}, {self._const(e.span)})"
+
+    def _Compare(self, e, frame):
+        left, right = self._gen(e.left, frame), self._gen(e.right, frame)
+        if e.op in ("in", "not in"):
+            return f"({left} {e.op} _container(ctx, {right}))"
+        if e.op not in ("==", "!=", "<", "<=", ">", ">="):
+            raise Unsupported
+        return f"({left} {e.op} {right})"
+
+    def _And(self, e, frame):
+        return f"(True if ({self._gen(e.left, frame)}) and ({self._gen(e.right, frame)}) else False)"
+
+    def _Or(self, e, frame):
+        return f"(True if ({self._gen(e.left, frame)}) or ({self._gen(e.right, frame)}) else False)"
+
+    def _Not(self, e, frame):
+        return f"(not ({self._gen(e.operand, frame)}))"
+
+    def _Negate(self, e, frame):
+        return f"_negate({self._gen(e.operand, frame)})"
+
+    def _Conditional(self, e, frame):
+        cond, then, orelse = (self._gen(x, frame) for x in (e.cond, e.then, e.orelse))
+        return f"(({then}) if ({cond}) else ({orelse}))"
+
+    def _ListExpr(self, e, frame):
+        return "[" + "".join(self._gen(x, frame) + ", " for x in e.items) + "]"
+
+    _TupleExpr = _ListExpr
+
+    def _local(self, var, frame, build):
+        """`build(py)` with `var` bound to a new Python name `py` (and its kind known, as
+        the closure compiler knows it, for writing it with text())."""
+        py = self._fresh("v")
+        had, old = var in frame.names, frame.names.get(var)
+        frame.names[var] = py
+        try:
+            return build(py)
+        finally:
+            if had:
+                frame.names[var] = old
+            else:
+                del frame.names[var]
+
+    def _Comprehension(self, e, frame):
+        source = self._gen(e.source, frame)
+
+        def build(py):
+            element = self._gen(e.element, frame)
+            cond = f" if ({self._gen(e.cond, frame)})" if e.cond is not None else ""
+            return f"[{element} for {py} in _items(ctx, {source}){cond}]"
+        return self.ex.with_local_kind(e.var, e.source, lambda: self._local(e.var, frame, build))
+
+    def _Sort(self, e, frame):
+        source = self._gen(e.source, frame)
+        most = tuple(k.direction == "most" for k in e.keys)
+
+        def build(py):
+            keys = ", ".join(self._gen(k.expr, frame) for k in e.keys)
+            return f"_sorted(ctx, {source}, lambda {py}: [{keys}], {most!r})"
+        return self.ex.with_local_kind(e.var, e.source, lambda: self._local(e.var, frame, build))
+
+
+__all__ = ["SourceCompiler", "worth_generating", "GiveUp", "Unsupported"]

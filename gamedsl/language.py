@@ -1,0 +1,31 @@
+"""The language's fixed surface shared by every stage: the grammar's text and the limits.
+
+Kept in one leaf module so that the parser, the checker and the runtime read the same
+numbers without importing one another.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+MAX_SOURCE_BYTES = 4 * 1024 * 1024  # larger sources are refused before they are read or parsed
+
+
+def grammar_text() -> str:
+    """The grammar: installed as package data (gamedsl/grammar/), or in a checkout, grammar/.
+    Found by path rather than with importlib.resources, whose import costs every run ~30 ms."""
+    here = Path(__file__).resolve().parent
+    installed = here / "grammar" / "gamedsl.lark"
+    return (installed if installed.is_file() else here.parent / "grammar" / "gamedsl.lark").read_text("utf-8")
+
+
+# Rules compute with small numbers (points, counts, positions). Far larger ones are a
+# runaway (x *= x in a loop), which would eat memory and time, or overflow a float:
+# they stop the rule (E504) instead. Texts and lists that grow without end likewise.
+MAX_NUMBER = 10**15
+
+
+DEFAULT_MAX_STEPS = 200_000
+
+
+DEFAULT_MAX_TURNS = 5_000

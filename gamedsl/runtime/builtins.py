@@ -1,0 +1,434 @@
+"""The built-in functions of the language, as run by the engine.
+
+Each takes (ctx, span, *args). Their signatures for the checker live in
+gamedsl/checker/signatures.py; tests keep the two lists of names equal.
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+
+
+from gamedsl.errors import RuleError
+from gamedsl.runtime import rng, tiling
+from gamedsl.runtime.values import (Builtin, as_list, bounded, cell_key, cell_sort_key, check_cell,
+                                    grid_of, is_number, key_cell, nonempty, plain, sized, word_list,
+                                    zone_items)
+from gamedsl.runtime.wordlists import ListError
+
+
+# ---------------------------------------------------------------- helpers
+
+
+def _numbers(v, span, what):
+    items = as_list(v, span)
+    for x in items:
+        if not is_number(x):
+            raise RuleError("E504", f"{what} needs numbers, not {plain(x)}", span)
+    return items
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+def _num_op(f, symbol):
+    def op(a, b, span):
+        if not (is_number(a) and is_number(b)):
+            raise RuleError("E504", f"cannot compute {plain(a)} {symbol} {plain(b)}", span)
+        try:
+            r = f(a, b)
+        except ZeroDivisionError:
+            raise RuleError("E504", f"division by zero ({plain(a)} {symbol} {plain(b)})", span) from None
+        except OverflowError:
+            r = math.inf
+        bounded(r, span)
+        if isinstance(r, float) and r.is_integer() and abs(r) < 2**53:
+            return int(r)
+        return r
+    return op
+
+
+def _add(a, b, span):
+    if is_number(a) and is_number(b):
+        return bounded(a + b, span)
+    if isinstance(a, str) and isinstance(b, str) or isinstance(a, list) and isinstance(b, list):
+        sized(range(len(a) + len(b)), span)
+        return a + b
+    raise RuleError("E504", f"cannot add {plain(a)} and {plain(b)}", span)
+
+
+ARITH = {
+    "+": _add,
+    "-": _num_op(operator.sub, "-"),
+    "*": _num_op(operator.mul, "*"),
+    "/": _num_op(operator.truediv, "/"),
+    "//": _num_op(operator.floordiv, "//"),
+    "%": _num_op(operator.mod, "%"),
+}
+ORDER = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
+# ---------------------------------------------------------------- lists and numbers
+
+
+def _len(ctx, span, v):
+    if isinstance(v, (list, str)):
+        return len(v)
+    raise RuleError("E504", f"len needs a list or a text, not {plain(v)}", span)
+
+
+def _range(ctx, span, a, b):
+    if not (is_number(a) and is_number(b)):
+        raise RuleError("E504", "range needs two numbers", span)
+    if b - a > 100_000:
+        raise RuleError("E504", "range of more than 100000 numbers", span)
+    return list(range(int(a), int(b) + 1))
+
+
+def _distinct(ctx, span, v):
+    out, seen = [], set()
+    for x in as_list(v, span):
+        k = repr(x)
+        if k not in seen:
+            seen.add(k)
+            out.append(x)
+    return out
+
+
+def _sorted(ctx, span, v):
+    try:
+        return sorted(as_list(v, span))
+    except TypeError:
+        raise RuleError("E504", "sorted needs numbers or texts of one kind", span) from None
+
+
+def _text(ctx, span, kind, v):
+    return ctx.program.write(v, kind, ctx.cat)
+
+
+# ---------------------------------------------------------------- players
+
+
+def _seat(ctx, span, p):
+    return p + 1
+
+
+def _left_of(ctx, span, p):
+    return (p + 1) % ctx.state["n"]
+
+
+def _right_of(ctx, span, p):
+    return (p - 1) % ctx.state["n"]
+
+
+def _others(ctx, span, p):
+    n = ctx.state["n"]
+    return [(p + i) % n for i in range(1, n)]
+
+
+def _players_from(ctx, span, p):
+    n = ctx.state["n"]
+    return [(p + i) % n for i in range(n)]
+
+
+def _distance(ctx, span, a, b):
+    return (b - a) % ctx.state["n"]
+
+
+def _holder(ctx, span, c):
+    where = ctx.state["where"][c]
+    if where is None or where[1] < 0:
+        return None
+    return where[1]
+
+
+def _random(ctx, span, v):
+    items = nonempty(v, span, "random")
+    return items[rng.below(ctx.state, len(items))]
+
+
+# ---------------------------------------------------------------- zones and grids
+
+
+def _top(ctx, span, zone, n):
+    return zone_items(ctx.state, zone[0], zone[1])[: max(0, int(n))]
+
+
+def _cells(ctx, span, zone):
+    z, size = grid_of(ctx, zone, span)
+    if size is None:
+        return [key_cell(k) for k in sorted(z, key=cell_sort_key)]
+    w, h = size
+    return [[x, y] for y in range(h) for x in range(w)]
+
+
+def _empty_cells(ctx, span, zone):
+    z, size = grid_of(ctx, zone, span)
+    if size is not None:
+        w, h = size
+        return [[x, y] for y in range(h) for x in range(w) if f"{x},{y}" not in z]
+    if not z:
+        return [[0, 0]]
+    frontier = set()
+    for k in z:
+        x, y = key_cell(k)
+        for nx, ny in ((x, y - 1), (x + 1, y), (x, y + 1), (x - 1, y)):
+            nk = f"{nx},{ny}"
+            if nk not in z:
+                frontier.add(nk)
+    return [key_cell(k) for k in sorted(frontier, key=cell_sort_key)]
+
+
+def _at(ctx, span, zone, cell):
+    z, _ = grid_of(ctx, zone, span)
+    return z.get(cell_key(check_cell(cell, span)))
+
+
+def _neighbours(ctx, span, cell):
+    x, y = check_cell(cell, span)
+    return [[x, y - 1], [x + 1, y], [x, y + 1], [x - 1, y]]
+
+
+def _lines(ctx, span, zone, n):
+    _, size = grid_of(ctx, zone, span)
+    if size is None:
+        raise RuleError("E504", "lines needs a grid with a size (grid W by H)", span)
+    w, h = size
+    n = int(n)
+    out = []
+    for y in range(h):
+        for x in range(w):
+            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                ex, ey = x + dx * (n - 1), y + dy * (n - 1)
+                if 0 <= ex < w and 0 <= ey < h:
+                    out.append([[x + dx * i, y + dy * i] for i in range(n)])
+    return out
+
+
+# ---------------------------------------------------------------- sequences
+
+
+def _distinct_numbers(v, span, what):
+    return sorted({x for x in _numbers(v, span, what)})
+
+
+def _runs(ctx, span, v, n):
+    """Maximal runs of consecutive numbers (each number once), of at least n numbers."""
+    out, run = [], []
+    for x in _distinct_numbers(v, span, "runs"):
+        if run and x == run[-1] + 1:
+            run.append(x)
+        else:
+            if run and len(run) >= n:
+                out.append(run)
+            run = [x]
+    if run and len(run) >= n:
+        out.append(run)
+    return out
+
+
+def _longest_run(ctx, span, v):
+    return max((len(r) for r in _runs(ctx, span, v, 1)), default=0)
+
+
+def _chain(ctx, span, v, start, jokers):
+    # Counted over the numbers held, not step by step: jokers may be many (10^15).
+    jokers = max(0, math.floor(jokers))
+    offsets = sorted({h - start for h in _numbers(v, span, "chain") if h >= start and float(h - start).is_integer()})
+    length = used = 0   # the chain covers start .. start + length - 1, with `used` jokers
+    for s in offsets:
+        gap = int(s) - length   # numbers missing before this one
+        if used + gap > jokers:
+            break
+        used, length = used + gap, int(s) + 1
+    return length + (jokers - used)
+
+
+def _same(x):
+    """A key equal for equal values (2 and 2.0 alike), so counting and taking out items is
+    one pass over a list, not a search of it per item (lists may hold 100,000 items)."""
+    if isinstance(x, float) and x.is_integer():
+        return repr(int(x))
+    if isinstance(x, list):
+        return "[" + ",".join(_same(v) for v in x) + "]"
+    if isinstance(x, dict):
+        return "{" + ",".join(f"{k!r}:{_same(v)}" for k, v in x.items()) + "}"
+    return repr(x)
+
+
+def _counts(ctx, span, v):
+    out: dict = {}
+    for x in as_list(v, span):
+        key = _same(x)
+        if key in out:
+            out[key][1] += 1
+        else:
+            out[key] = [x, 1]
+    return list(out.values())
+
+
+# ---------------------------------------------------------------- texts and multisets
+
+
+def _texts(span, what, *values):
+    for v in values:
+        if not isinstance(v, str):
+            raise RuleError("E504", f"{what} needs texts, not {plain(v)}", span)
+    return values
+
+
+def _letters(ctx, span, t):
+    return list(_texts(span, "letters_of", t)[0])
+
+
+def _join(ctx, span, v, sep=""):
+    texts = _texts(span, "join", *as_list(v, span))
+    sep = _texts(span, "join", sep)[0]
+    sized(range(sum(map(len, texts)) + len(sep) * len(texts)), span)  # measured before it is built
+    return sep.join(texts)
+
+
+def _replace(ctx, span, t, old, new):
+    t, old, new = _texts(span, "replace", t, old, new)
+    grows = (t.count(old) if old else len(t) + 1) * (len(new) - len(old))
+    sized(range(len(t) + max(0, grows)), span)
+    return t.replace(old, new)
+
+
+def _flatten(ctx, span, v):
+    parts = [as_list(part, span) for part in as_list(v, span)]
+    sized(range(sum(map(len, parts))), span)
+    return [x for part in parts for x in part]
+
+
+def _split(ctx, span, t, sep):
+    t, sep = _texts(span, "split", t, sep)
+    pieces = t.split(sep) if sep.strip() else t.split()
+    return [p.strip() for p in pieces if p.strip()]
+
+
+def _without(ctx, span, items, taken):
+    # each item of `taken` takes out the first equal item still there
+    owed: dict = {}
+    for x in as_list(taken, span):
+        key = _same(x)
+        owed[key] = owed.get(key, 0) + 1
+    out = []
+    for x in as_list(items, span):
+        key = _same(x)
+        if owed.get(key):
+            owed[key] -= 1
+        else:
+            out.append(x)
+    return out
+
+
+def _covers(ctx, span, items, wanted):
+    have: dict = {}
+    for x in as_list(items, span):
+        key = _same(x)
+        have[key] = have.get(key, 0) + 1
+    for x in as_list(wanted, span):
+        key = _same(x)
+        if not have.get(key):
+            return False
+        have[key] -= 1
+    return True
+
+
+def _index_of(ctx, span, items, x):
+    items = as_list(items, span)
+    for i, item in enumerate(items):
+        if item == x:
+            return i
+    raise RuleError("E504", f"index_of: {plain(x)} is not in the list", span)
+
+
+def _formable(ctx, span, words, letters, doubles=0):
+    word_list(span, "formable", words)
+    if doubles not in (0, 1):
+        raise RuleError("E504", f"formable lets one letter be used twice at most, not {plain(doubles)}", span)
+    try:
+        return words.formable(_texts(span, "formable", *as_list(letters, span)), doubles)
+    except ListError as err:
+        raise RuleError("E504", str(err), span) from None
+
+
+def _matching(ctx, span, words, letters):
+    return word_list(span, "matching", words).matching(_texts(span, "matching", *as_list(letters, span)))
+
+
+def _fold(ctx, span, words, w):
+    return word_list(span, "fold", words).fold(_texts(span, "fold", w)[0])
+
+
+def _reads(ctx, span, words, w, letters):
+    wl = word_list(span, "reads", words)
+    return wl.reads(_texts(span, "reads", w)[0], _texts(span, "reads", *as_list(letters, span)))
+
+
+FUNCTIONS = {
+    "len": Builtin(_len),
+    "sum": Builtin(lambda ctx, span, v: bounded(sum(_numbers(v, span, "sum")), span)),
+    "max": Builtin(lambda ctx, span, v: max(_numbers(nonempty(v, span, "max"), span, "max")), yields="same"),
+    "min": Builtin(lambda ctx, span, v: min(_numbers(nonempty(v, span, "min"), span, "min")), yields="same"),
+    "abs": Builtin(lambda ctx, span, v: abs(_numbers([v], span, "abs")[0])),
+    "ceil": Builtin(lambda ctx, span, v: math.ceil(_numbers([v], span, "ceil")[0])),
+    "floor": Builtin(lambda ctx, span, v: math.floor(_numbers([v], span, "floor")[0])),
+    "any": Builtin(lambda ctx, span, v: any(as_list(v, span))),
+    "all": Builtin(lambda ctx, span, v: all(as_list(v, span))),
+    "first": Builtin(lambda ctx, span, v: nonempty(v, span, "first")[0], yields="same"),
+    "last": Builtin(lambda ctx, span, v: nonempty(v, span, "last")[-1], yields="same"),
+    "range": Builtin(_range),
+    "sorted": Builtin(_sorted, yields="same"),
+    "reversed": Builtin(lambda ctx, span, v: list(reversed(as_list(v, span))), yields="same"),
+    "distinct": Builtin(_distinct, yields="same"),
+    "count": Builtin(lambda ctx, span, v, x: as_list(v, span).count(x)),
+    "top": Builtin(_top, zone_args=frozenset({0}), yields="component"),
+    "text": Builtin(_text, wants_kind=True),
+    "seat": Builtin(_seat),
+    "left_of": Builtin(_left_of, yields="player"),
+    "right_of": Builtin(_right_of, yields="player"),
+    "others": Builtin(_others, yields="player"),
+    "players_from": Builtin(_players_from, yields="player"),
+    "distance": Builtin(_distance),
+    "holder": Builtin(_holder, yields="player"),
+    "random": Builtin(_random, impure=True, yields="same"),
+    "rows": Builtin(lambda ctx, span, v: v),  # compiled specially: its argument is a table
+    "cells": Builtin(_cells, zone_args=frozenset({0}), yields="cell"),
+    "empty_cells": Builtin(_empty_cells, zone_args=frozenset({0}), yields="cell"),
+    "at": Builtin(_at, zone_args=frozenset({0}), yields="component"),
+    "neighbours": Builtin(_neighbours, yields="cell"),
+    "lines": Builtin(_lines, zone_args=frozenset({0}), yields="cell"),
+    "runs": Builtin(_runs),
+    "longest_run": Builtin(_longest_run),
+    "chain": Builtin(_chain),
+    "counts": Builtin(_counts),
+    "letters_of": Builtin(_letters),
+    "upper": Builtin(lambda ctx, span, t: _texts(span, "upper", t)[0].upper()),
+    "lower": Builtin(lambda ctx, span, t: _texts(span, "lower", t)[0].lower()),
+    "replace": Builtin(_replace),
+    "starts_with": Builtin(lambda ctx, span, t, s: str.startswith(*_texts(span, "starts_with", t, s))),
+    "ends_with": Builtin(lambda ctx, span, t, s: str.endswith(*_texts(span, "ends_with", t, s))),
+    "join": Builtin(_join),
+    "split": Builtin(_split),
+    "flatten": Builtin(_flatten, yields="same"),
+    "covers": Builtin(_covers),
+    "without": Builtin(_without, yields="same"),
+    "formable": Builtin(_formable),
+    "matching": Builtin(_matching),
+    "fold": Builtin(_fold),
+    "reads": Builtin(_reads),
+    "index_of": Builtin(_index_of),
+}
+
+
+FUNCTIONS.update({
+    "face": Builtin(tiling.face, zone_args=frozenset({0})),
+    "placements": Builtin(tiling.placements, zone_args=frozenset({0})),
+    "word_lines": Builtin(tiling.word_lines, zone_args=frozenset({1})),
+    "word_placements": Builtin(tiling.word_placements, zone_args=frozenset({1})),
+    "picks": Builtin(tiling.picks),
+    "assignable": Builtin(tiling.assignable),
+})

@@ -1,0 +1,52 @@
+"""What a compiled expression reads while it runs, and the limits on its work.
+
+`Ctx` is handed to every closure and generated function the compiler makes; the memo key
+and the work limits are shared by both kinds of compiled expression.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+
+Fn = Callable[["Ctx"], object]
+
+
+MAX_CALL_DEPTH = 200
+
+
+# Values one expression may go through (def calls, items of comprehensions and sorts, the
+# lists given to functions and to 'in') before it is taken for a runaway: a def that calls
+# itself twice per call is only n deep, yet takes 2**n calls, which neither the step budget
+# nor the depth limit would stop. The real games need less than 200,000.
+MAX_WORK = 2_000_000
+
+
+class Ctx:
+    """What an expression reads: the program, the state, the local names, the catalogue."""
+
+    __slots__ = ("program", "state", "env", "cat", "pure", "depth", "memo", "work")
+
+    def __init__(self, program, state, env, cat, pure=False):
+        self.program, self.state, self.env, self.cat = program, state, env, cat
+        self.pure, self.depth, self.work = pure, 0, 0
+        # Listing legal moves reads a state that does not change meanwhile, and a def sees
+        # only its arguments and the state: there, each def's value for the same arguments
+        # is computed once (a dict here; None elsewhere).
+        self.memo = None
+
+
+PLAIN_KEY_TYPES = frozenset({int, str, type(None)})
+
+
+WRITTEN_KEY = object()
+
+
+def memo_key(name: str, values: list) -> tuple:
+    """The memo's key for a def called with `values`: equal exactly when the values are
+    written alike. Numbers, texts and none are their own key (their exact types: true is not
+    1, 1.5 not a text); anything else is written out."""
+    for v in values:
+        if type(v) not in PLAIN_KEY_TYPES:
+            return (name, WRITTEN_KEY, repr(values))
+    return (name, *values)

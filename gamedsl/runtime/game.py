@@ -1,0 +1,519 @@
+"""The engine API every client and bot uses: new_game, legal_moves, apply, view, is_over, results.
+
+A state is one plain JSON-serialisable dict; apply() never changes the state it
+is given (it works on a copy), so a refused move or a failing rule leaves the
+caller's state exactly as it was.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Dict, List, Optional
+
+from gamedsl.runtime.values import plain
+from gamedsl.errors import MoveError, OptionError, RuleError
+from gamedsl.runtime.state import clone
+from gamedsl.runtime.ctx import Ctx
+from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
+from gamedsl.runtime.machine import TIMEOUT, Machine
+
+TIMEOUT_TEXT = "time ran out"  # how the timeout move is written (logs, the terminal, scenarios)
+
+
+_SLOT = re.compile(r"\{(\w+)\}")
+
+
+def _quoted(text: str, most: int = 60) -> str:
+    """What a person typed, as an error repeats it: on one line, control characters written
+    out (a terminal shows the message), and not all of a long text."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(text.split()))
+    return text if len(text) <= most else text[:most] + "…"
+
+
+def _normalise(text: str) -> str:
+    return " ".join(re.sub(r"[(),]", " ", text.lower()).split())
+
+
+def is_timeout_text(text: str) -> bool:
+    """Whether a person or a scenario wrote the timeout move ("time ran out")."""
+    return _normalise(text) == TIMEOUT_TEXT
+
+
+class Game:
+    """A loaded, checked and compiled game."""
+
+    def __init__(self, program, path: str = "<text>", sources: Optional[dict] = None,
+                 max_steps: int = DEFAULT_MAX_STEPS):
+        self.program = program
+        self.path = path
+        self.sources = sources or {}
+        self.machine = Machine(program, max_steps=max_steps)
+        self._templates: Dict[str, List[str]] = {}  # a move's template, split at its {slots}
+
+    # ------------------------------------------------------------ facts
+    @property
+    def title(self) -> str:
+        return self.program.title
+
+    @property
+    def min_players(self) -> int:
+        return self.program.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.program.max_players
+
+    def resolve_options(self, given: Optional[Dict[str, object]] = None) -> dict:
+        """Defaults, overridden by `given` (values may be texts from a command line)."""
+        specs = self.program.options
+        out = {name: spec.default for name, spec in specs.items()}
+        for name, raw in (given or {}).items():
+            spec = specs.get(name)
+            if spec is None:
+                known = ", ".join(sorted(specs)) or "none"
+                raise OptionError(f"unknown option '{name}' (this game's options: {known})")
+            value = raw
+            if isinstance(raw, str) and re.fullmatch(r"-?[0-9]+", raw.strip()):
+                value = int(raw)
+            elif isinstance(raw, str):
+                value = raw.strip()
+            if not spec.accepts(value):
+                raise OptionError(f"option '{name}' cannot be {raw!r}: choose {spec.describe()}")
+            out[name] = value
+        return out
+
+    # ------------------------------------------------------------ the API
+    def new_game(self, players: int, seed: int = 0, options: Optional[dict] = None,
+                 max_turns: int = DEFAULT_MAX_TURNS) -> dict:
+        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
+            span = (f"{self.min_players}" if self.min_players == self.max_players
+                    else f"{self.min_players} to {self.max_players}")
+            raise OptionError(f"{self.title} is for {span} players, not {players}")
+        resolved = self.resolve_options(options)
+        state = self.machine.new_state(players, seed, resolved, max_turns)
+        self.machine.run(state)
+        return state
+
+    def is_over(self, state: dict) -> bool:
+        return bool(state["flow"]["over"])
+
+    def waiting_for(self, state: dict) -> List[int]:
+        """The seats that must move now (several during a secret choice)."""
+        pending = state["pending"]
+        if pending is None or state["flow"]["over"]:
+            return []
+        got = pending.get("got", {})
+        return [p for p in pending["players"] if str(p) not in got]
+
+    def legal_moves(self, state: dict, seat: Optional[int] = None, suggestions: bool = True) -> List[dict]:
+        """The legal moves of `seat` (of every waiting seat if None); without `suggestions`,
+        none of a typed alternative's (a person types those; listing them is a bot's search)."""
+        if seat is not None:  # (a fresh list already: no copy)
+            return self.machine.moves_for(state, seat, suggestions=suggestions)
+        out: List[dict] = []
+        for s in self.waiting_for(state):
+            out.extend(self.machine.moves_for(state, s, suggestions=suggestions))
+        return out
+
+    def apply(self, state: dict, move: dict) -> dict:
+        """The state after `move`; raises MoveError (state unchanged) if it is not legal."""
+        if self.is_over(state):
+            raise MoveError("the game is over", "game_over")
+        if not (isinstance(move, dict) and isinstance(move.get("seat"), int) and isinstance(move.get("alt"), str)
+                and isinstance(move.get("args", []), list)):
+            raise MoveError("a move is {\"seat\": n, \"alt\": name, \"args\": [...]}", "malformed")
+        move = {"seat": move["seat"], "alt": move["alt"], "args": list(move.get("args", []))}
+        waiting = self.waiting_for(state)
+        if move["seat"] not in waiting:
+            who = ", ".join(f"P{p + 1}" for p in waiting) or "nobody"
+            raise MoveError(f"P{move['seat'] + 1} cannot move now; waiting for {who}", "not_your_turn")
+        if move["alt"] == TIMEOUT:
+            self._check_timeout(state, move)
+            new = clone(state)
+            new["said"] = []
+            self.machine.submit(new, move)
+            return new
+        verdict = self.machine.typed_verdict(state, move)
+        if verdict is False and not self.machine.is_listed(state, move):
+            raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now", "illegal")
+        if verdict:
+            raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now: {verdict}", "illegal")
+        new = clone(state)
+        new["said"] = []
+        self.machine.submit(new, move)
+        return new
+
+    def timer(self, state: dict, seat: Optional[int] = None):
+        """The seconds on the clock of the choice `seat` (by default the first seat waiting)
+        must make now, as the rules set it when the choice was reached; None without a timer."""
+        if seat is None:
+            waiting = self.waiting_for(state)
+            if not waiting:
+                return None
+            seat = waiting[0]
+        if self.is_over(state):
+            return None
+        return self.machine.timer(state, seat)
+
+    def timeout_move(self, state: dict, seat: Optional[int] = None) -> dict:
+        """The move a client sends for `seat` (by default the first seat waiting) when the clock
+        of its choice runs out. It is never among `legal_moves`; `apply` takes it only while
+        that choice has a timer, and runs the choice's `on timeout:`."""
+        if seat is None:
+            waiting = self.waiting_for(state)
+            seat = waiting[0] if waiting else state["flow"]["current"]
+        return {"seat": seat, "alt": TIMEOUT, "args": []}
+
+    def _check_timeout(self, state: dict, move: dict) -> None:
+        if move["args"]:
+            raise MoveError("the timeout move has no arguments", "malformed")
+        if self.timer(state, move["seat"]) is None:
+            raise MoveError(f"time cannot run out: P{move['seat'] + 1}'s choice has no timer", "illegal")
+
+    def apply_legal(self, state: dict, move: dict, in_place: bool = False) -> dict:
+        """`apply` for a move taken straight from `legal_moves(state)`: no legality check.
+
+        For bots and simulations, which enumerate the moves themselves; a move from anywhere
+        else must go through `apply`. With `in_place` the given state is advanced (no copy).
+        """
+        new = state if in_place else clone(state)
+        new["said"] = []
+        self.machine.submit(new, move)
+        return new
+
+    # ------------------------------------------------------------ snippets (scenarios, tools)
+    def run_statements(self, state: dict, body: tuple, names: Optional[dict] = None) -> dict:
+        """The state after running rule statements (a scenario's `given:`) outside any turn.
+
+        `names` are extra local names (e.g. p1, p2 for the seats). The statements may not
+        ask for a choice. Raises RuleError; the given state is never changed.
+        """
+        names = dict(names or {})
+        block = self.program.compiler.block(body, set(names))
+        new = clone(state)
+        saved_pending, new["pending"] = new["pending"], None
+        depth = len(new["stack"])
+        was_over = new["flow"]["over"]
+        new["flow"]["over"] = False
+        new["stack"].append({"k": "act", "env": names})
+        new["stack"].append({"k": "blk", "b": block, "i": 0})
+        self.machine.run(new, stop_depth=depth)
+        if new["pending"] is not None:
+            raise RuleError("E601", "these statements ask a player to choose; scenario set-ups cannot",
+                            body[0].span if body else None)
+        del new["stack"][depth:]
+        new["pending"] = saved_pending
+        new["flow"]["over"] = new["flow"]["over"] or was_over
+        return new
+
+    def evaluate(self, state: dict, expr, names: Optional[dict] = None):
+        """The value of an expression in `state` (read-only), with extra local names."""
+        names = dict(names or {})
+        fn = self.program.compiler.ex.expr(expr, set(names))
+        ctx = Ctx(self.program, state, names, self.machine.catalogue(state), pure=True)
+        return fn(ctx)
+
+    # ------------------------------------------------------------ moves as text
+    def move_text(self, state: dict, move: dict) -> str:
+        if move.get("alt") == TIMEOUT:
+            return TIMEOUT_TEXT
+        stmt = self.program.stmts[state["pending"]["s"]] if state.get("pending") else None
+        alt = None
+        if stmt is not None:
+            alts = stmt.b if stmt.op == "choose" else stmt.c
+            alt = next((a for a in alts if a.name == move.get("alt")), None)
+        cat = self.machine.catalogue(state)
+        if alt is None:
+            return " ".join([str(move.get("alt"))] + [plain(a) for a in move.get("args", [])])
+        written = {p.name: self.program.write(v, p.kind, cat) for p, v in zip(alt.params, move["args"])}
+        if alt.template:
+            parts = self._templates.get(alt.template)
+            if parts is None:
+                parts = self._templates[alt.template] = _SLOT.split(alt.template)
+            # (parts: text, slot name, text, slot name, ..., text)
+            return "".join(part if i % 2 == 0 else written.get(part, "{" + part + "}")
+                           for i, part in enumerate(parts))
+        return " ".join([alt.name] + [written[p.name] for p in alt.params])
+
+    def parse_move(self, state: dict, text: str, seat: Optional[int] = None) -> dict:
+        """The legal move a person typed (matched on its written form, ignoring case and punctuation)."""
+        # A typed alternative's suggestions are not listed here: a text that names one is read
+        # by its template below, the way apply() judges it, without the search that lists them
+        # (in a word game, every placement on the table). Nor are they ever hinted to a person
+        # (they would give the words away).
+        seats = self.waiting_for(state) if seat is None else [seat]
+        moves = self.legal_moves(state, seat, suggestions=False)
+        texts = [self.move_text(state, m) for m in moves]
+        want = _normalise(text)
+        for m, written in zip(moves, texts):
+            if _normalise(written) == want:
+                return m
+        typed = self._typed_move(state, text, seat)
+        if typed is not None:
+            return typed
+        movers = [s for s in seats if self.machine.moves_for(state, s, first_only=True)]
+        if not movers:
+            raise MoveError("no move is possible for this seat now", "not_your_turn")
+        import difflib
+        texts += self.typed_hints(state, movers[0])
+        close = difflib.get_close_matches(text, texts, n=1, cutoff=0.5)
+        hint = f" — did you mean '{close[0]}'?" if close else ""
+        words = sorted({t.split()[0] for t in texts if t.split()})
+        raise MoveError(f"'{_quoted(text)}' is not a legal move{hint} (legal moves start with: {', '.join(words)})")
+
+    def typed_hints(self, state: dict, seat: int) -> List[str]:
+        """How a person types the pending choice's typed moves: `build <t>` for `build {t}`."""
+        out = []
+        enums = self.program.decls.enums
+        for alt in self.machine.typed_alternatives(state, seat):
+            template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
+            kinds = {p.name: t for p, t in zip(alt.params, alt.typed)}
+
+            def slot(m):
+                kind = kinds.get(m.group(1))
+                if kind == "cell":
+                    return "<x,y>"
+                if kind in enums:
+                    return "<" + "|".join(enums[kind]) + ">"
+                if kind == "list of text":
+                    return f"<{m.group(1)} ...>"
+                return f"<{m.group(1)}>"
+            out.append(re.sub(r"\{(\w+)\}", slot, template))
+        return out
+
+    def is_suggestion(self, state: dict, move: dict) -> bool:
+        """Is this legal move one of a typed alternative's suggestions (for bots: a person
+        types such moves, and a word game does not show a person the words)?"""
+        return any(a.name == move.get("alt") for a in self.machine.typed_alternatives(state, move.get("seat")))
+
+    def _typed_move(self, state: dict, text: str, seat: Optional[int]) -> Optional[dict]:
+        """A typed text read by an alternative's template whose parameters are typed
+        (`build {w}`): the move, if its guard allows it; MoveError saying why if not."""
+        seats = self.waiting_for(state) if seat is None else [seat]
+        refused = None
+        for s in seats:
+            for alt in self.machine.typed_alternatives(state, s):
+                args = match_template(alt, text, self.program.decls.enums)
+                if args is None:
+                    continue
+                move = {"seat": s, "alt": alt.name, "args": args}
+                verdict = self.machine.typed_verdict(state, move)
+                if verdict is None:
+                    return move
+                refused = refused or f"'{_quoted(text)}' is not possible: {verdict}"
+        if refused:
+            raise MoveError(refused, "illegal")
+        return None
+
+    # ------------------------------------------------------------ what a seat may see
+    def view(self, state: dict, seat: int) -> dict:
+        p = self.program
+        cat = self.machine.catalogue(state)
+        flow = state["flow"]
+        zones: Dict[str, object] = {}
+        faces: Dict[str, Dict[str, object]] = {}
+        visible = set()
+
+        def show(name, owner, items):
+            info = p.zones[name]
+            if info.visibility == "hidden" or (info.visibility == "owner" and owner != seat):
+                return {"count": len(items)}
+            if isinstance(items, dict):
+                visible.update(items.values())
+                for k, c in items.items():
+                    if cat.faces[c] is not None:  # what a piece shows on each of its cells
+                        faces.setdefault(name, {})[k] = cat.faces[c][state["where"][c][2].index(k)]
+                return {k: items[k] for k in sorted(items)}
+            visible.update(items)
+            return list(items)
+
+        for name, info in p.zones.items():
+            z = state["zones"][name]
+            zones[name] = [show(name, o, z[o]) for o in range(state["n"])] if info.per_player else show(name, -1, z)
+        pvars = {}
+        for var in p.player_vars:
+            values = state["pvars"][var.name]
+            pvars[var.name] = [v if (not var.secret or i == seat) else "?" for i, v in enumerate(values)]
+        has = p.decls.comp_states
+        cstate = {name: {str(c): v[c] for c in sorted(visible) if cat.kind[c] in has[name]}
+                  for name, v in state["cstate"].items()}
+        pending = state["pending"]
+        mine = None
+        if pending and "got" in pending and str(seat) in pending["got"]:
+            mine = pending["got"][str(seat)]
+        return {
+            "seat": seat, "players": state["n"], "options": dict(state["options"]),
+            "phase": p.phases[flow["phase"]].name if p.phases else None,
+            "current": flow["current"], "start_player": flow["start"], "round": flow["round"],
+            "over": flow["over"], "waiting_for": self.waiting_for(state),
+            "vars": dict(state["vars"]), "pvars": pvars, "zones": zones, "cstate": cstate,
+            "shows": {str(c): cat.show[c] for c in sorted(visible)},
+            "faces": {name: dict(sorted(cells.items())) for name, cells in faces.items()},
+            "moved": [c for c in state.get("moved", []) if c in visible],
+            "submitted": mine, "said": list(state["said"]),
+            "public": self.public_facts(state),
+        }
+
+    # ------------------------------------------------------------ the end
+    def scores(self, state: dict, ctx: Optional[Ctx] = None) -> List[object]:
+        if self.program.score is None:
+            return [0] * state["n"]
+        return self._each_seat(state, self.program.score, ctx)
+
+    def heuristics(self, state: dict) -> List[object]:
+        """How well each seat is doing, for bots: the declared `heuristic of p`, else the score."""
+        if self.program.heuristic is None:
+            return self.scores(state)
+        return self._each_seat(state, self.program.heuristic)
+
+    def _each_seat(self, state: dict, declared, ctx: Optional[Ctx] = None) -> List[object]:
+        """A declared `... of p: expr` evaluated for every seat."""
+        var, fn = declared
+        if ctx is None:
+            ctx = Ctx(self.program, state, {}, self.machine.catalogue(state), pure=True)
+        out = []
+        for seat in range(state["n"]):
+            ctx.env = {var: seat}
+            out.append(fn(ctx))
+        return out
+
+    def public_facts(self, state: dict) -> dict:
+        """The game's declared `public` facts now, per player, as every view shows them."""
+        return _written_per_player(self, state, self.program.publics)
+
+    def results(self, state: dict) -> dict:
+        """Scores, ranks (1 = first; equal players share a rank), winners and declared result fields."""
+        p, n, flow = self.program, state["n"], state["flow"]
+        ctx = Ctx(p, state, {}, self.machine.catalogue(state), pure=True)
+        # The state does not change while its results are read: a def the score, the
+        # tie-breaks and the result fields share is worked out once per arguments.
+        ctx.memo = {}
+        scores = self.scores(state, ctx)
+        keys = []
+        for seat in range(n):
+            k = [1 if flow["winner"] == seat else 0, scores[seat]]
+            if p.tiebreak is not None:
+                var, fns = p.tiebreak
+                ctx.env = {var: seat}
+                k.extend(f(ctx) if most else _negate(f(ctx)) for f, most in fns)
+            keys.append(k)
+        ranks = [1 + sum(1 for other in keys if _greater(other, mine)) for mine in keys]
+        fields = _written_per_player(self, state, p.results, ctx)
+        finished = bool(flow["over"]) and not flow["unfinished"]
+        return {
+            "finished": finished, "unfinished": bool(flow["unfinished"]), "scores": scores, "ranks": ranks,
+            "winners": [s for s in range(n) if ranks[s] == 1] if finished else [],
+            "turns": flow["turns"], "fields": fields,
+        }
+
+
+def _written_per_player(game: "Game", state: dict, facts: list, ctx: Optional[Ctx] = None) -> dict:
+    """Declared per-player values (`result`, `public`): players and components written as text."""
+    p = game.program
+    if ctx is None:
+        ctx = Ctx(p, state, {}, game.machine.catalogue(state), pure=True)
+    out = {}
+    for name, var, fn, kind in facts:
+        values = []
+        for seat in range(state["n"]):
+            ctx.env = {var: seat}
+            v = fn(ctx)
+            values.append(p.write(v, kind, ctx.cat) if kind in ("player", "component") else v)
+        out[name] = values
+    return out
+
+
+def match_template(alt, text: str, enums: Optional[dict] = None) -> Optional[list]:
+    """The values of an alternative's typed parameters read from a typed text by its template
+    (`build {w}` reads `build quiz` as ["quiz"]); None if the text does not fit it. Words of
+    the template match ignoring case and spacing; a number parameter takes a number, a cell
+    `4,2` or `(4, 2)`, an enum one of its words, a list of texts words split by commas or spaces."""
+    enums = enums or {}
+    template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
+    types = {p.name: t for p, t in zip(alt.params, alt.typed)}
+    pattern, pos = "", 0
+    for m in re.finditer(r"\{(\w+)\}", template):
+        pattern += _loose(template[pos:m.start()])
+        pattern += rf"(?P<{m.group(1)}>{_typed_pattern(types.get(m.group(1)), enums)})"
+        pos = m.end()
+    pattern += _loose(template[pos:])
+    found = re.fullmatch(r"\s*" + pattern + r"\s*", text, re.I)
+    if not found:
+        return None
+    return [_typed_value(t, found.group(p.name).strip(), enums) for p, t in zip(alt.params, alt.typed)]
+
+
+# a typed number has at most 16 digits each side of the point: longer is no move (and Python
+# would refuse to read an int of thousands of digits)
+_NUMBER = r"-?[0-9]{1,16}(?:\.[0-9]{1,16})?"
+_LIST_SEPARATORS = r"[\s,、，]+"  # commas (also the Japanese ones) or spaces between typed texts
+
+
+def _typed_pattern(kind: str, enums: dict) -> str:
+    if kind == "number":
+        return _NUMBER
+    if kind == "cell":
+        return r"\(?\s*-?[0-9]{1,16}\s*,\s*-?[0-9]{1,16}\s*\)?"
+    if kind in enums:
+        return "|".join(re.escape(w) for w in sorted(enums[kind], key=len, reverse=True))
+    if kind == "list of text":
+        return r".*?"  # none typed is a list too: the rules then say why it is not enough
+    return r".+?"
+
+
+def _typed_value(kind: str, raw: str, enums: dict):
+    if kind == "number":
+        return float(raw) if "." in raw else int(raw)
+    if kind == "cell":
+        return [int(v) for v in re.findall(r"-?[0-9]+", raw)]
+    if kind in enums:
+        return next(w for w in enums[kind] if w.lower() == raw.lower())
+    if kind == "list of text":
+        return [w for w in re.split(_LIST_SEPARATORS, raw) if w]
+    return raw
+
+
+def _loose(literal: str) -> str:
+    """A template's fixed words as a pattern: any run of spaces matches any other."""
+    return r"\s*" + r"\s*".join(re.escape(part) for part in literal.split()) + r"\s*"
+
+
+def _negate(v):
+    if isinstance(v, bool):
+        return -int(v)
+    if isinstance(v, (int, float)):
+        return -v
+    raise RuleError("E504", f"a 'fewest' tiebreak needs a number, not {plain(v)}")
+
+
+def _greater(a, b) -> bool:
+    try:
+        return a > b
+    except TypeError:
+        raise RuleError("E504", "tiebreak keys must be numbers or bools") from None
+
+
+# The module-level API, in the spirit of OpenSpiel / boardgame.io.
+def new_game(game: Game, players: int, seed: int = 0, options: Optional[dict] = None) -> dict:
+    return game.new_game(players, seed, options)
+
+
+def legal_moves(game: Game, state: dict) -> List[dict]:
+    return game.legal_moves(state)
+
+
+def apply(game: Game, state: dict, move: dict) -> dict:
+    return game.apply(state, move)
+
+
+def view(game: Game, state: dict, seat: int) -> dict:
+    return game.view(state, seat)
+
+
+def is_over(game: Game, state: dict) -> bool:
+    return game.is_over(state)
+
+
+def results(game: Game, state: dict) -> dict:
+    return game.results(state)
+

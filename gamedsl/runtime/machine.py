@@ -1,0 +1,867 @@
+"""The rule machine: runs compiled blocks over a plain-data state until a player must decide.
+
+Where the rules stand is an explicit stack of frames in the state (plain dicts):
+  {"k": "act", "env": {...}}          an activation (setup, a turn, a procedure): its locals
+  {"k": "blk", "b": block, "i": n}    statement n of block b is next
+  {"k": "for", "b": body, "var": x, "items": [...], "n": i}
+  {"k": "while", "s": stmt} / {"k": "rep", "s": stmt, "left": n}
+  {"k": "secret", "s": stmt, "todo": [[seat, move], ...]}
+A `choose` stops the machine with state["pending"] set; apply() resumes it. No
+Python generator or closure holds game state, so a state can be saved, loaded,
+copied or replayed at any point mid-turn.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import List, Optional
+
+from gamedsl.runtime import rng
+from gamedsl.runtime.values import bounded, cell_key, check_cell, is_cell, is_number, plain, sized
+from gamedsl.errors import RuleError
+from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
+from gamedsl.runtime.ctx import MAX_WORK, Ctx
+
+# The `alt` of the move a client sends when a timed choice's clock runs out: a move's name is
+# a NAME of the rules, which never holds '@', so it cannot be mistaken for an alternative.
+TIMEOUT = "@timeout"
+MAX_MOVES = 100_000   # legal moves of one choice: more is a mistake, and would fill the memory
+_LOOPS = ("for", "while", "rep")
+
+
+class Machine:
+    def __init__(self, program, max_steps: int = DEFAULT_MAX_STEPS):
+        self.p = program
+        self.max_steps = max_steps
+        self._drawn = 0   # components drawn in the current run(), counted against max_steps
+        # The moves a `choose` listed to know it is not stuck, kept for the one listing of the
+        # same decision that nearly always follows (a bot's, a client's): (state, its pending,
+        # seat, moves). Handed out once, so the caller owns the list.
+        self._listed = None
+        self._last_catalogue = None
+        self._statement_ctx = None
+        self.handlers = {name[3:]: getattr(self, name) for name in dir(self) if name.startswith("_x_")}
+
+    # ------------------------------------------------------------ state helpers
+    def ctx(self, state, env=None, pure=False) -> Ctx:
+        if env is None:
+            env = self.env(state)
+        # (made for nearly every statement: the catalogue of the state's own options object,
+        # which nothing changes after the game begins, is kept aside)
+        last = self._last_catalogue
+        if last is not None and last[0] is state["options"] and last[1] == state["n"]:
+            if pure:
+                return Ctx(self.p, state, env, last[2], True)
+            # A statement's context: one object, reset for each statement (a statement asks
+            # for one context, and nothing keeps it once the statement is done).
+            ctx = self._statement_ctx
+            if ctx is None or ctx.state is not state or ctx.cat is not last[2]:
+                ctx = self._statement_ctx = Ctx(self.p, state, env, last[2], False)
+                return ctx
+            ctx.env, ctx.depth, ctx.work, ctx.memo, ctx.pure = env, 0, 0, None, False
+            return ctx
+        return Ctx(self.p, state, env, self.catalogue(state), pure)
+
+    def catalogue(self, state):
+        cat = self.p.catalogue(state["n"], state["options"])
+        self._last_catalogue = (state["options"], state["n"], cat)
+        return cat
+
+    @staticmethod
+    def env(state) -> dict:
+        for frame in reversed(state["stack"]):
+            if frame["k"] == "act":
+                return frame["env"]
+        return {}
+
+    # ------------------------------------------------------------ the run loop
+    def run(self, state: dict, stop_depth: Optional[int] = None) -> None:
+        """Run until a decision is pending or the game is over (or the stack is back to stop_depth)."""
+        steps = 0
+        self._drawn = 0
+        stack = state["stack"]
+        flow = state["flow"]
+        blocks, handlers, max_steps = self.p.blocks, self.handlers, self.max_steps
+        while state["pending"] is None and not flow["over"]:
+            if stop_depth is not None and len(stack) <= stop_depth:
+                return
+            if not stack:
+                self._advance_flow(state)
+                continue
+            frame = stack[-1]
+            k = frame["k"]
+            if k == "blk":
+                # the block's statements one after another, while none of them has pushed a
+                # frame, popped this one, or stopped the run
+                block = blocks[frame["b"]]
+                n = len(block)
+                i = frame["i"]
+                while i < n:
+                    stmt = block[i]
+                    i += 1
+                    frame["i"] = i
+                    steps += 1
+                    if steps > max_steps:
+                        self._runaway(state, stmt)
+                    handlers[stmt.op](state, stmt)
+                    if not stack or stack[-1] is not frame or state["pending"] is not None or flow["over"]:
+                        break
+                else:
+                    stack.pop()
+            elif k == "act":
+                stack.pop()
+            elif k == "for":
+                if frame["n"] < len(frame["items"]):
+                    self.env(state)[frame["var"]] = frame["items"][frame["n"]]
+                    frame["n"] += 1
+                    stack.append({"k": "blk", "b": frame["b"], "i": 0})
+                else:
+                    stack.pop()
+            elif k == "while":
+                stmt = self.p.stmts[frame["s"]]
+                steps += 1
+                if steps > self.max_steps:
+                    self._runaway(state, stmt)
+                if stmt.a(self.ctx(state)):
+                    stack.append({"k": "blk", "b": stmt.b, "i": 0})
+                else:
+                    stack.pop()
+            elif k == "rep":
+                stmt = self.p.stmts[frame["s"]]
+                steps += 1
+                if steps > self.max_steps:
+                    self._runaway(state, stmt)
+                if frame["left"] != 0:
+                    if frame["left"] > 0:
+                        frame["left"] -= 1
+                    stack.append({"k": "blk", "b": stmt.b, "i": 0})
+                else:
+                    stack.pop()
+            elif k == "secret":
+                if frame["todo"]:
+                    seat, move = frame["todo"].pop(0)
+                    stmt = self.p.stmts[frame["s"]]
+                    self.env(state)[stmt.a] = seat
+                    self._enter_alternative(state, stmt.c, move)
+                else:
+                    stack.pop()
+
+    def _runaway(self, state, stmt):
+        """The step budget is spent: blame the innermost loop (or the procedure calling itself)."""
+        culprit = stmt
+        for frame in reversed(state["stack"]):
+            if frame["k"] in _LOOPS:
+                culprit = self.p.stmts[frame["s"]]
+                break
+        raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a player: "
+                        "this loop never ends?", culprit.span,
+                        "check the loop's condition, or raise the step budget (--max-steps)")
+
+    # ------------------------------------------------------------ flow: setup, phases, turns
+    def _advance_flow(self, state: dict) -> None:
+        flow, p = state["flow"], self.p
+        stage = flow["stage"]
+        if stage == "new":
+            flow["stage"] = "setup"
+            if p.setup is not None:
+                self._activate(state, p.setup, {})
+            return
+        if stage == "setup":
+            self._enter_phase(state, 0)
+            return
+        phase = p.phases[flow["phase"]]
+        if stage == "begin":
+            if phase.turn is None:
+                self._end_phase(state)
+            else:
+                self._start_turn(state, flow["start"])
+            return
+        # a turn has ended
+        if flow["turns"] >= flow["max_turns"]:
+            flow["over"], flow["unfinished"] = True, True
+            return
+        # Who plays next, and whether that begins a new round, is settled before `end when`
+        # is asked, so `end when round > 3` ends the phase after exactly three rounds.
+        nxt = flow["next"] if flow["next"] is not None else (flow["current"] + 1) % state["n"]
+        flow["next"] = None
+        if nxt == flow["start"]:
+            if flow["after_round"]:
+                flow["over"] = True
+                return
+            flow["round"] += 1
+        if phase.end_when is not None and phase.end_when(self.ctx(state, {})):
+            self._end_phase(state)
+            return
+        self._start_turn(state, nxt)
+
+    def _enter_phase(self, state, index: int) -> None:
+        flow = state["flow"]
+        if index >= len(self.p.phases):
+            flow["over"] = True
+            return
+        flow.update(phase=index, stage="begin", round=1)
+        phase = self.p.phases[index]
+        if phase.begin is not None:
+            self._activate(state, phase.begin, {})
+
+    def _end_phase(self, state) -> None:
+        phase = self.p.phases[state["flow"]["phase"]]
+        if phase.then is None:
+            state["flow"]["over"] = True
+        else:
+            self._enter_phase(state, self.p.phase_index(phase.then))
+
+    def _start_turn(self, state, player: int) -> None:
+        flow = state["flow"]
+        flow["current"], flow["stage"] = player, "turn"
+        flow["turns"] += 1
+        self._activate(state, self.p.phases[flow["phase"]].turn, {})
+
+    def _activate(self, state, block: int, env: dict) -> None:
+        state["stack"].append({"k": "act", "env": env})
+        state["stack"].append({"k": "blk", "b": block, "i": 0})
+
+    # ------------------------------------------------------------ statements
+    def _x_let(self, state, s):
+        value = s.b(self.ctx(state))
+        if isinstance(value, (str, list)):
+            sized(value, s.span)
+        self.env(state)[s.a] = value
+
+    def _x_pass(self, state, s):
+        pass
+
+    def _slot(self, state, ctx, target, span):
+        """The container and key an assignment target names (an item: of a fresh copy of its
+        list, so a list shared with another name or component never changes under it)."""
+        where, name, obj = target
+        if where == "local":
+            return ctx.env, name
+        if where == "global":
+            return state["vars"], name
+        if where == "start":
+            return state["flow"], "start"
+        if where == "pvar":
+            p = obj(ctx)
+            if not (type(p) is int and 0 <= p < state["n"]):  # (unchecked: a scenario's given:)
+                raise RuleError("E504", f"'.{name}' needs a player, not {plain(p)}", span)
+            return state["pvars"][name], p
+        if where == "item":
+            container, key = self._slot(state, ctx, name, span)
+            seq, i = container[key], obj(ctx)
+            if not isinstance(seq, list):
+                raise RuleError("E504", f"only an item of a list can change, not of {plain(seq)}", span)
+            if not (is_number(i) and int(i) == i and -len(seq) <= i < len(seq)):
+                raise RuleError("E504", f"position {plain(i)} is outside this list of {len(seq)}", span)
+            container[key] = seq = list(seq)
+            return seq, int(i)
+        comp = obj(ctx)  # a component's state
+        if comp is None or ctx.cat.kind[comp] not in self.p.decls.comp_states[name]:
+            raise RuleError("E504", f"this component has no state '{name}'", span)
+        return state["cstate"][name], comp
+
+    def _x_assign(self, state, s):
+        ctx = self.ctx(state)
+        where = s.a[0]
+        value = s.c(ctx)
+        container, key = self._slot(state, ctx, s.a, s.span)
+        if s.b != "=":
+            old = container[key]
+            if not (is_number(old) and is_number(value)):
+                raise RuleError("E504", f"'{s.b}' needs numbers, not {plain(old)} and {plain(value)}", s.span)
+            value = bounded(old + value if s.b == "+=" else old - value if s.b == "-=" else old * value, s.span)
+        if isinstance(value, (str, list)):
+            sized(value, s.span)  # a text or list grown in steps (replace, flatten...) stops here
+        if where == "start" and not (isinstance(value, int) and 0 <= value < state["n"]):
+            raise RuleError("E504", "start_player must be a player", s.span)
+        container[key] = value
+
+    def _x_call(self, state, s):
+        names, block = self.p.procs[s.a]
+        stack = state["stack"]
+        # (each activation is a frame: a short stack cannot hold 100 of them)
+        if len(stack) > 100 and sum(1 for f in stack if f["k"] == "act") > 100:
+            raise RuleError("E502", f"procedure '{s.a}' calls itself more than 100 deep", s.span)
+        if s.b:
+            ctx = self.ctx(state)
+            env = {name: a(ctx) for name, a in zip(names, s.b)}
+        else:
+            env = {}
+        self._activate(state, block, env)
+
+    def _x_if(self, state, s):
+        ctx = self.ctx(state)
+        for cond, block in s.a:
+            if cond(ctx):
+                state["stack"].append({"k": "blk", "b": block, "i": 0})
+                return
+        if s.b is not None:
+            state["stack"].append({"k": "blk", "b": s.b, "i": 0})
+
+    def _x_for(self, state, s):
+        items = s.b(self.ctx(state))
+        if not isinstance(items, list):
+            raise RuleError("E504", f"'for' needs a list, not {plain(items)}", s.span)
+        state["stack"].append({"k": "for", "s": s.sid, "b": s.c, "var": s.a, "items": list(items), "n": 0})
+
+    def _x_while(self, state, s):
+        state["stack"].append({"k": "while", "s": s.sid})
+
+    def _x_repeat(self, state, s):
+        left = -1
+        if s.a is not None:
+            n = s.a(self.ctx(state))
+            if not is_number(n):
+                raise RuleError("E504", f"'repeat' needs a number, not {plain(n)}", s.span)
+            left = max(0, int(n))
+        state["stack"].append({"k": "rep", "s": s.sid, "left": left})
+
+    def _x_break(self, state, s):
+        stack = state["stack"]
+        while stack and stack[-1]["k"] not in _LOOPS:
+            if stack[-1]["k"] == "act":
+                raise RuleError("E404", "'break' outside a loop", s.span)
+            stack.pop()
+        if stack:
+            stack.pop()
+
+    def _x_return(self, state, s):
+        stack = state["stack"]
+        while stack and stack[-1]["k"] != "act":
+            stack.pop()
+        if stack:
+            stack.pop()
+
+    def _x_end(self, state, s):
+        flow = state["flow"]
+        if s.a:
+            flow["after_round"] = True
+            return
+        if s.b is not None:
+            winner = s.b(self.ctx(state))
+            if not (isinstance(winner, int) and 0 <= winner < state["n"]):
+                raise RuleError("E504", "the winner must be a player", s.span)
+            flow["winner"] = winner
+        flow["over"] = True
+        state["stack"].clear()
+
+    def _x_next_turn(self, state, s):
+        p = s.a(self.ctx(state))
+        if not (isinstance(p, int) and 0 <= p < state["n"]):
+            raise RuleError("E504", "'next turn' needs a player", s.span)
+        state["flow"]["next"] = p
+
+    def _x_say(self, state, s):
+        ctx = self.ctx(state)
+        state["said"].append(self.p.write(s.a(ctx), s.b, ctx.cat))
+
+    # zones ---------------------------------------------------------------
+    def _zone_list(self, state, zone, span):
+        name, owner = zone
+        z = state["zones"][name]
+        if owner >= 0:
+            if not (isinstance(owner, int) and 0 <= owner < state["n"]):
+                raise RuleError("E504", "a player's zone needs a player", span)
+            z = z[owner]
+        return z
+
+    def _take(self, state, comp):
+        """Remove a component from where it lies."""
+        where = state["where"][comp]
+        if where is None:
+            return
+        name, owner, cell = where
+        z = state["zones"][name]
+        if owner >= 0:
+            z = z[owner]
+        if isinstance(cell, list):  # a piece with faces: one key per cell
+            for key in cell:
+                del z[key]
+        elif cell is not None:
+            del z[cell]
+        else:
+            z.remove(comp)
+        state["where"][comp] = None
+
+    def _put(self, state, comp, zone, place, cell, span, cat):
+        name, owner = zone
+        info = self.p.zones[name]
+        if cat.kind[comp] not in info.kinds:
+            raise RuleError("E504", f"zone '{name}' does not hold a {cat.kind[comp]}", span)
+        z = self._zone_list(state, zone, span)
+        if info.grid:
+            if cell is None:
+                raise RuleError("E504", f"'{name}' is a grid: say where, with 'at (x, y)'", span)
+            faces = cat.faces[comp]
+            if cell == []:
+                raise RuleError("E504", "'at' was given an empty list of cells", span)
+            many = isinstance(cell, list) and isinstance(cell[0], list)
+            cells = cell if many else [cell]
+            if faces is None and many:
+                raise RuleError("E504", f"a {cat.kind[comp]} covers one cell (its kind has no faces)", span)
+            if faces is not None and len(cells) != len(faces):
+                raise RuleError("E504", f"a {cat.kind[comp]} has {len(faces)} faces: it needs "
+                                f"{len(faces)} cells, not {len(cells)}", span)
+            keys = []
+            for c in cells:
+                key = cell_key(check_cell(c, span))
+                if info.size is not None:
+                    x, y = (int(v) for v in c)
+                    if not (0 <= x < info.size[0] and 0 <= y < info.size[1]):
+                        raise RuleError("E504", f"cell {key} is outside the {info.size[0]} by {info.size[1]} grid", span)
+                if (key in z and z[key] != comp) or key in keys:
+                    raise RuleError("E504", f"cell {key} of '{name}' is taken", span)
+                keys.append(key)
+            self._take(state, comp)
+            for key in keys:
+                z[key] = comp
+            state["where"][comp] = [name, owner, keys if faces is not None else keys[0]]
+            self._moved(state, comp)
+            return
+        self._take(state, comp)
+        if info.sorted_by is not None:
+            comp_attrs, field = cat.attrs, info.sorted_by
+            k = comp_attrs[comp].get(field, 0)
+            pos = len(z)
+            for i, other in enumerate(z):
+                if comp_attrs[other].get(field, 0) > k:
+                    pos = i
+                    break
+            z.insert(pos, comp)
+        elif place == "top":
+            z.insert(0, comp)
+        else:
+            z.append(comp)
+        state["where"][comp] = [name, owner, None]
+        self._moved(state, comp)
+
+    @staticmethod
+    def _moved(state, comp) -> None:
+        # what the last move moved, for clients to point out (a state saved before this
+        # was kept has no list)
+        moved = state.get("moved")
+        if moved is not None and comp not in moved:
+            moved.append(comp)
+
+    def _components(self, value, cat, span) -> List[int]:
+        items = value if isinstance(value, list) else [value]
+        for c in items:
+            if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(cat.kind)):
+                raise RuleError("E504", f"only components can be moved, not {plain(c)}", span)
+        return items
+
+    def _x_move(self, state, s):
+        ctx = self.ctx(state)
+        comps = self._components(s.a(ctx), ctx.cat, s.span)
+        zone = s.b(ctx)
+        cell = s.d(ctx) if s.d is not None else None
+        if s.c == "top":
+            comps = list(reversed(comps))  # the first named ends on top
+        if len(comps) > 1 and cell is not None:
+            raise RuleError("E504", "only one component fits on a cell", s.span)
+        for comp in comps:
+            self._put(state, comp, zone, s.c, cell, s.span, ctx.cat)
+
+    def _x_draw(self, state, s):
+        ctx = self.ctx(state)
+        n = s.a(ctx)
+        if not is_number(n):
+            raise RuleError("E504", f"'draw' needs a number, not {plain(n)}", s.span)
+        src, dst = s.b(ctx), s.c(ctx)
+        info = self.p.zones[src[0]]
+        if info.grid:  # (the checker refuses it in rules; a scenario's given: is not checked)
+            raise RuleError("E504", f"cannot draw from '{src[0]}': it is a grid", s.span)
+        for _ in range(max(0, int(min(n, self.max_steps + 1)))):
+            # Each component drawn is a step: a zone refilled from the one it is drawn to would
+            # otherwise go round for ever within one statement (or one per loop step).
+            self._drawn += 1
+            if self._drawn > self.max_steps:
+                raise RuleError("E501", f"the rules drew more than {self.max_steps} components without "
+                                "waiting for a player (the step budget)", s.span,
+                                "draw fewer, or raise the step budget (--max-steps)")
+            pile = self._zone_list(state, src, s.span)
+            if not pile and info.refill:
+                refill = (info.refill, src[1] if self.p.zones[info.refill].per_player else -1)
+                for comp in list(self._zone_list(state, refill, s.span)):
+                    self._put(state, comp, src, "end", None, s.span, ctx.cat)
+                rng.shuffle(state, self._zone_list(state, src, s.span))
+                pile = self._zone_list(state, src, s.span)
+            if not pile:
+                break
+            self._put(state, pile[0], dst, "end", None, s.span, ctx.cat)
+
+    def _x_shuffle(self, state, s):
+        zone = s.a(self.ctx(state))
+        z = self._zone_list(state, zone, s.span)
+        if isinstance(z, dict):
+            raise RuleError("E504", "a grid cannot be shuffled", s.span)
+        rng.shuffle(state, z)
+
+    # choices -------------------------------------------------------------
+    def _x_choose(self, state, s):
+        ctx = self.ctx(state)
+        player = s.a(ctx)
+        if not (isinstance(player, int) and 0 <= player < state["n"]):
+            raise RuleError("E504", f"'choose by' needs a player, not {plain(player)}", s.span)
+        state["pending"] = {"s": s.sid, "players": [player]}
+        if s.c is not None:
+            seconds = s.c(ctx)
+            if not (is_number(seconds) and seconds > 0):
+                state["pending"] = None
+                raise RuleError("E504", f"a timer needs a number of seconds above 0, not {plain(seconds)}",
+                                s.span)
+            state["pending"]["timer"] = seconds
+        if any(alt.typed is not None for alt in s.b):
+            # a typed move's suggestions may be a bot's whole search: the first one will do
+            listed = self.moves_for(state, player, first_only=True)
+        else:
+            try:
+                listed = self.moves_for(state, player)
+            except RuleError:
+                # a listing that fails says so where the moves are asked for, as it always has
+                listed = self.moves_for(state, player, first_only=True)
+            else:
+                self._listed = (state, state["pending"], player, listed)
+        if not listed:
+            state["pending"] = None
+            self._listed = None
+            raise RuleError("E503", f"P{player + 1} has no legal move here", s.span,
+                            "add an alternative that is always possible (e.g. pass)")
+
+    def _x_secret(self, state, s):
+        ctx = self.ctx(state)
+        players = s.b(ctx)
+        if not isinstance(players, list) or not all(isinstance(p, int) and 0 <= p < state["n"] for p in players):
+            raise RuleError("E504", "'choose secretly by each' needs a list of players", s.span)
+        if not players:
+            return
+        state["pending"] = {"s": s.sid, "players": list(dict.fromkeys(players)), "got": {}}
+        for p in state["pending"]["players"]:
+            if not self.moves_for(state, p, first_only=True):
+                state["pending"] = None
+                raise RuleError("E503", f"P{p + 1} has no legal move here", s.span)
+
+    def _choice_for(self, state, seat: int):
+        """(alternatives, local names they see) of the choice `seat` must make now, or None
+        when it has none (nothing pending, not theirs, or a secret choice already made)."""
+        pending = state["pending"]
+        if pending is None or seat not in pending["players"] or str(seat) in pending.get("got", {}):
+            return None
+        stmt = self.p.stmts[pending["s"]]
+        env = dict(self.env(state))
+        if stmt.op == "secret":
+            env[stmt.a] = seat
+            return stmt.c, env
+        return stmt.b, env
+
+    def moves_for(self, state, seat: int, first_only: bool = False, suggestions: bool = True) -> list:
+        """Every legal move of `seat` at the pending decision, in the rules' order (with
+        `first_only`, the first one found: enough to know the choice is not stuck; without
+        `suggestions`, none of a typed alternative's, which may be a word game's whole search)."""
+        listed = self._listed
+        if listed is not None and listed[0] is state:
+            self._listed = None
+            # (the same decision, not changed since: a submitted move makes a new pending)
+            if listed[1] is state["pending"] and listed[2] == seat and not first_only:
+                return listed[3]
+        choice = self._choice_for(state, seat)
+        if choice is None:
+            return []
+        alts, env = choice
+        if not suggestions:
+            alts = [a for a in alts if a.typed is None]
+        ctx = self.ctx(state, env, pure=True)
+        ctx.memo = {}
+        out: list = []
+        if first_only:
+            # Cheapest first: an alternative with nothing to choose and no condition is a move
+            # at once; a typed move's suggestions may be a bot's whole search, so they come last.
+            alts = sorted(alts, key=lambda a: 2 if a.typed is not None else (0 if not a.params and a.guard is None else 1))
+        for alt in alts:
+            if alt.fixed:
+                self._product(ctx, alt, seat, out, first_only)
+            else:
+                self._enumerate(ctx, alt, 0, [], seat, out, first_only)
+            if out and first_only:
+                break
+        return out
+
+    @staticmethod
+    def _product(ctx, alt, seat, out, first_only=False):
+        """The moves of an alternative whose choices do not depend on one another: each
+        parameter's list is computed once (not once per value of the parameters before it),
+        in order, stopping at an empty one as the step-by-step listing would."""
+        domains = []
+        count = 1
+        for param in alt.params:
+            domain = param.domain(ctx)
+            if not isinstance(domain, list):
+                raise RuleError("E504", f"the choices for '{param.name}' must be a list, not {plain(domain)}",
+                                alt.span)
+            if not domain:
+                return
+            domains.append(domain)
+            count *= len(domain)
+        name, guard = alt.name, alt.guard
+        if guard is None:
+            if first_only:
+                out.append({"seat": seat, "alt": name, "args": [d[0] for d in domains]})
+                return
+            if len(out) + count > MAX_MOVES:
+                raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
+                                "narrow its parameters' lists, or ask in two steps")
+            if len(domains) == 1:  # (a choice of one thing: no tuples to unpack)
+                out += [{"seat": seat, "alt": name, "args": [v]} for v in domains[0]]
+            else:
+                out += [{"seat": seat, "alt": name, "args": [*args]} for args in product(*domains)]
+            return
+        # (only where the combinations are few enough to list at once: more would make more
+        # moves than a choice may have, which the loop below stops at, in bounded memory)
+        if alt.filter is not None and not first_only and count <= MAX_MOVES:
+            work = ctx.work
+            passed = alt.filter(ctx, domains, count)
+            if passed is not None:
+                if len(out) + len(passed) <= MAX_MOVES:
+                    out.extend({"seat": seat, "alt": name, "args": args} for args in passed)
+                    return
+                ctx.work = work  # too many moves: the loop below says so where it stops
+        env, names = ctx.env, [param.name for param in alt.params]
+        # each combination tried counts as work, as in the step-by-step listing
+        work_left = MAX_WORK - ctx.work
+        for args in product(*domains):
+            work_left -= 1
+            if work_left < 0:
+                raise RuleError("E501", f"listing the moves of this choice tried more than {MAX_WORK:,} "
+                                "combinations of its parameters", alt.span)
+            for n, v in zip(names, args):
+                env[n] = v
+            if guard(ctx):
+                out.append({"seat": seat, "alt": name, "args": list(args)})
+                if first_only:
+                    break
+                if len(out) > MAX_MOVES:
+                    raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
+                                    "narrow its parameters' lists, or ask in two steps")
+        ctx.work = MAX_WORK - work_left
+        for n in names:
+            env.pop(n, None)
+
+    def _enumerate(self, ctx, alt, i, args, seat, out, first_only=False):
+        if alt.typed is not None:
+            self._suggestions(ctx, alt, seat, out, first_only)
+            return
+        if first_only and out:
+            return
+        if i == len(alt.params):
+            if alt.guard is None or alt.guard(ctx):
+                out.append({"seat": seat, "alt": alt.name, "args": list(args)})
+            return
+        param = alt.params[i]
+        domain = param.domain(ctx)
+        if not isinstance(domain, list):
+            raise RuleError("E504", f"the choices for '{param.name}' must be a list, not {plain(domain)}", alt.span)
+        if i == len(alt.params) - 1:
+            # The last parameter: one loop instead of a call per value (the hot spot of listing moves).
+            # Each combination tried counts as work: parameters over long lists multiply.
+            ctx.work += len(domain)
+            if ctx.work > MAX_WORK:
+                raise RuleError("E501", f"listing the moves of this choice tried more than {MAX_WORK:,} "
+                                "combinations of its parameters", alt.span)
+            name, guard = param.name, alt.guard
+            for value in domain:
+                ctx.env[name] = value
+                if guard is None or guard(ctx):
+                    out.append({"seat": seat, "alt": alt.name, "args": args + [value]})
+                    if first_only:
+                        break
+                    if len(out) > MAX_MOVES:
+                        raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
+                                        "narrow its parameters' lists, or ask in two steps")
+            ctx.env.pop(name, None)
+            return
+        for value in domain:
+            ctx.env[param.name] = value
+            args.append(value)
+            self._enumerate(ctx, alt, i + 1, args, seat, out, first_only)
+            args.pop()
+        ctx.env.pop(param.name, None)
+
+    def _suggestions(self, ctx, alt, seat, out, first_only=False):
+        """An alternative with typed parameters lists its suggestions that pass its guard."""
+        if alt.suggest is None:
+            return
+        values = alt.suggest(ctx)
+        if not isinstance(values, list):
+            raise RuleError("E504", f"'suggest' must give a list, not {plain(values)}", alt.span)
+        seen = set()
+        for v in values:
+            args = list(v) if len(alt.params) > 1 and isinstance(v, list) else [v]
+            key = repr(args)
+            if key in seen or not self._typed_ok(alt, args):
+                continue
+            seen.add(key)
+            for param, value in zip(alt.params, args):
+                ctx.env[param.name] = value
+            if alt.guard is None or alt.guard(ctx):
+                out.append({"seat": seat, "alt": alt.name, "args": args})
+                if first_only:
+                    break
+        for param in alt.params:
+            ctx.env.pop(param.name, None)
+
+    def _typed_ok(self, alt, args) -> bool:
+        if len(args) != len(alt.params):
+            return False
+        return all(self._typed_value_ok(t, v) for t, v in zip(alt.typed, args))
+
+    def _typed_value_ok(self, t: str, v) -> bool:
+        if t == "text":
+            return isinstance(v, str)
+        if t == "number":
+            return is_number(v)
+        if t == "cell":
+            return is_cell(v)
+        if t == "list of text":
+            return isinstance(v, list) and all(isinstance(x, str) for x in v)
+        if t in self.p.decls.enums:
+            return v in self.p.decls.enums[t]
+        return True
+
+    def is_listed(self, state: dict, move: dict) -> bool:
+        """Whether `move` (of an alternative without typed parameters) is among
+        `moves_for(state, move["seat"])`, found without listing them all: each argument must
+        be in its parameter's choices (computed with the earlier arguments bound, as the
+        listing does) and the guard must pass."""
+        choice = self._choice_for(state, move["seat"])
+        if choice is None:
+            return False
+        alts, env = choice
+        ctx = None
+        for alt in alts:
+            if alt.name != move["alt"] or alt.typed is not None or len(alt.params) != len(move["args"]):
+                continue
+            if ctx is None:
+                ctx = self.ctx(state, env, pure=True)
+                ctx.memo = {}
+            if self._allows(ctx, alt, move["args"]):
+                return True
+        return False
+
+    @staticmethod
+    def _allows(ctx, alt, args) -> bool:
+        env = ctx.env
+        try:
+            for param, arg in zip(alt.params, args):
+                domain = param.domain(ctx)
+                if not isinstance(domain, list):
+                    raise RuleError("E504", f"the choices for '{param.name}' must be a list, not {plain(domain)}",
+                                    alt.span)
+                # bind the listed value equal to the argument, as the listing would
+                for value in domain:
+                    if value == arg:
+                        break
+                else:
+                    return False
+                env[param.name] = value
+            return alt.guard is None or bool(alt.guard(ctx))
+        finally:
+            for param in alt.params:
+                env.pop(param.name, None)
+
+    def typed_verdict(self, state: dict, move: dict):
+        """For a move of an alternative with typed parameters: None if its guard allows it,
+        else why not (the alternative's `else` text, or a plain refusal). Not such a move: False."""
+        choice = self._choice_for(state, move["seat"])
+        if choice is None:
+            return False
+        alts, env = choice
+        alt = next((a for a in alts if a.name == move["alt"] and a.typed is not None), None)
+        if alt is None:
+            return False
+        if not self._typed_ok(alt, move["args"]):
+            return "this move needs " + ", ".join(alt.typed)
+        ctx = self.ctx(state, env, pure=True)
+        ctx.memo = {}
+        for param, value in zip(alt.params, move["args"]):
+            ctx.env[param.name] = value
+        if alt.guard is None or alt.guard(ctx):
+            return None
+        if alt.refusal is not None:
+            return plain(alt.refusal(ctx))
+        return "the rules do not allow it now"
+
+    def typed_alternatives(self, state: dict, seat: int) -> list:
+        """The pending choice's alternatives whose parameters a person types."""
+        pending = state["pending"]
+        if pending is None or seat not in pending["players"]:
+            return []
+        stmt = self.p.stmts[pending["s"]]
+        alts = stmt.c if stmt.op == "secret" else stmt.b
+        return [a for a in alts if a.typed is not None]
+
+    def timer(self, state: dict, seat: int):
+        """The seconds on the clock of the choice `seat` must make now; None if it has none."""
+        if self._choice_for(state, seat) is None:
+            return None
+        return state["pending"].get("timer")
+
+    def submit(self, state: dict, move: dict) -> None:
+        """Carry out a legal move (already validated) and run on."""
+        pending = state["pending"]
+        stmt = self.p.stmts[pending["s"]]
+        if move["alt"] == TIMEOUT:
+            state["pending"] = None
+            state["stack"].append({"k": "blk", "b": stmt.d, "i": 0})
+        elif stmt.op == "choose":
+            state["pending"] = None
+            self._enter_alternative(state, stmt.b, move)
+        else:
+            pending["got"][str(move["seat"])] = move
+            if len(pending["got"]) < len(pending["players"]):
+                # a secret choice only records the move: what moved last stays as it was, so
+                # the other seats' views do not change
+                return
+            todo = [[p, pending["got"][str(p)]] for p in pending["players"]]
+            state["pending"] = None
+            state["stack"].append({"k": "secret", "s": stmt.sid, "todo": todo})
+        state["moved"] = []
+        self.run(state)
+
+    def _enter_alternative(self, state, alts, move):
+        alt = next(a for a in alts if a.name == move["alt"])
+        env = self.env(state)
+        for param, value in zip(alt.params, move["args"]):
+            env[param.name] = value
+        state["stack"].append({"k": "blk", "b": alt.body, "i": 0})
+
+    # ------------------------------------------------------------ a new game
+    def new_state(self, n: int, seed: int, options: dict, max_turns: int = DEFAULT_MAX_TURNS) -> dict:
+        cat = self.p.catalogue(n, options)
+        state = {
+            "n": n, "options": dict(options), "rng": rng.seed_state(seed),
+            "vars": {}, "pvars": {}, "zones": {}, "cstate": {},
+            "where": [None] * len(cat.kind),
+            "flow": {"stage": "new", "phase": 0, "current": 0, "start": 0, "round": 1, "turns": 0,
+                     "next": None, "after_round": False, "over": False, "winner": None,
+                     "unfinished": False, "max_turns": max_turns},
+            "stack": [], "pending": None, "said": [], "moved": [],
+        }
+        for name, info in self.p.zones.items():
+            empty = (lambda: {}) if info.grid else list
+            state["zones"][name] = [empty() for _ in range(n)] if info.per_player else empty()
+        ctx = Ctx(self.p, state, {}, cat, pure=False)
+        for var in self.p.global_vars:
+            state["vars"][var.name] = var.init(ctx)
+        for var in self.p.player_vars:
+            state["pvars"][var.name] = [var.init(ctx) for _ in range(n)]
+        for kind in self.p.kinds.values():
+            for name, init in kind.states:
+                values = state["cstate"].setdefault(name, [None] * len(cat.kind))
+                for cid in cat.by_kind[kind.name]:
+                    ctx.env = cat.attrs[cid]
+                    values[cid] = init(ctx)
+        return state
+
+
+def optional_int(v) -> Optional[int]:
+    return v if isinstance(v, int) and not isinstance(v, bool) else None

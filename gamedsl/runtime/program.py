@@ -1,0 +1,270 @@
+"""Program: a compiled game — its declarations as tables, its rules as numbered blocks.
+
+A Program is immutable once built and holds no game state; the component
+catalogue (which depends on the player count and options) is built on demand
+and cached.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Dict, List, Optional, Tuple
+
+import attrs
+
+from gamedsl.runtime.values import plain
+from gamedsl.diagnostics import Span
+from gamedsl.errors import RuleError
+from gamedsl.runtime.ctx import Ctx
+
+
+@attrs.define
+class Decls:
+    """Which names the game declares, by category — what expressions resolve against."""
+
+    global_vars: set = attrs.Factory(set)
+    player_vars: set = attrs.Factory(set)
+    shared_zones: set = attrs.Factory(set)
+    player_zones: set = attrs.Factory(set)
+    kinds: set = attrs.Factory(set)
+    options: set = attrs.Factory(set)
+    words: set = attrs.Factory(set)           # enum values and option words
+    enums: dict = attrs.Factory(dict)         # enum name -> its words, in order
+    tables: dict = attrs.Factory(dict)
+    defs: dict = attrs.Factory(dict)
+    def_bodies: dict = attrs.Factory(dict)
+    procs: dict = attrs.Factory(dict)
+    comp_attrs: set = attrs.Factory(set)       # attribute names of any kind (columns, attrs, owner)
+    comp_states: dict = attrs.Factory(dict)    # state name -> kinds that have it
+    row_columns: set = attrs.Factory(set)
+    var_kinds: dict = attrs.Factory(dict)      # var name -> 'player', 'component', 'cell', 'value'
+    state_kinds: dict = attrs.Factory(dict)    # component state name -> the same, for writing it
+    types: dict = attrs.Factory(dict)          # expression node -> the checker's type
+    word_lists: dict = attrs.Factory(dict)     # name -> (option picking the file or "", {value: WordList})
+
+
+@attrs.define
+class Table:
+    name: str
+    columns: list
+    rows: list               # of dict: column -> value
+    key: Optional[str] = None
+    matchers: list = attrs.Factory(list)  # per row: a function key -> bool
+
+    def lookup(self, k):
+        for row, match in zip(self.rows, self.matchers):
+            if match(k):
+                return row
+        return None
+
+
+@attrs.define
+class OptionSpec:
+    name: str
+    words: tuple
+    ranges: tuple
+    default: object
+
+    def accepts(self, value) -> bool:
+        if isinstance(value, str):
+            return value in self.words
+        if isinstance(value, bool):
+            return False
+        return any(lo <= value <= hi for lo, hi in self.ranges)
+
+    def describe(self) -> str:
+        parts = list(self.words) + [f"{lo}..{hi}" for lo, hi in self.ranges]
+        return " | ".join(parts)
+
+
+@attrs.define
+class KindInfo:
+    name: str
+    table: Optional[Table]
+    copies: Optional[Callable]
+    per_player: bool
+    show: Optional[Callable]
+    attrs: list    # (name, fn)
+    states: list   # (name, fn)
+    scope: set
+    faces: tuple = ()  # attribute names: face i of a piece shows attribute i
+
+
+@attrs.define
+class ZoneInfo:
+    name: str
+    per_player: bool
+    kinds: tuple
+    visibility: str = "public"     # public, hidden, owner
+    sorted_by: Optional[str] = None
+    refill: Optional[str] = None
+    grid: bool = False
+    size: Optional[tuple] = None
+
+
+@attrs.define
+class VarInfo:
+    name: str
+    init: Callable
+    secret: bool = False
+    kind: str = "value"
+
+
+class Stmt:
+    """One compiled statement: `op` names the machine's handler; the rest are its operands."""
+
+    __slots__ = ("op", "span", "sid", "a", "b", "c", "d", "e")
+
+    def __init__(self, op, span, a=None, b=None, c=None, d=None, e=None):
+        self.op, self.span, self.sid = op, span, -1
+        self.a, self.b, self.c, self.d, self.e = a, b, c, d, e
+
+
+@attrs.define
+class Param:
+    name: str
+    domain: Callable
+    kind: str
+
+
+@attrs.define
+class Alt:
+    name: str
+    params: list
+    template: Optional[str]
+    guard: Optional[Callable]
+    body: int
+    span: Span
+    typed: Optional[list] = None        # typed parameters: the type of each ("text" or "number")
+    suggest: Optional[Callable] = None  # typed parameters: the values bots are offered
+    refusal: Optional[Callable] = None  # typed parameters: why the guard refused a typed move
+    # No parameter's choices mention the alternative's own parameters: the moves are the
+    # product of lists computed once per listing.
+    fixed: bool = False
+    # For a fixed alternative with a guard: (ctx, domains, count) -> the combinations the
+    # guard lets through, in generated code; None when not ready (ExprCompiler.guard_filter).
+    filter: Optional[Callable] = None
+
+
+@attrs.define
+class Phase:
+    name: str
+    begin: Optional[int]
+    turn: Optional[int]
+    end_when: Optional[Callable]
+    then: Optional[str]
+    span: Span
+
+
+@attrs.define
+class Catalogue:
+    """The components of one game: fixed once the player count and options are known."""
+
+    kind: list
+    attrs: list
+    show: list
+    by_kind: dict
+    faces: list = attrs.Factory(list)  # per component: its faces' values (a piece of several cells), or None
+
+
+@attrs.define(eq=False)
+class Program:
+    title: str
+    min_players: int
+    max_players: int
+    options: Dict[str, OptionSpec]
+    decls: Decls
+    tables: Dict[str, Table]
+    kinds: Dict[str, KindInfo]
+    zones: Dict[str, ZoneInfo]
+    global_vars: List[VarInfo]
+    player_vars: List[VarInfo]
+    blocks: List[tuple]
+    stmts: List[Stmt]
+    procs: Dict[str, tuple]
+    setup: Optional[int]
+    phases: List[Phase]
+    score: Optional[Tuple[str, Callable]]
+    tiebreak: Optional[Tuple[str, list]]
+    results: list
+    publics: list
+    heuristic: Optional[Tuple[str, Callable]] = None   # `heuristic of p:` (bots), else None
+    _catalogues: dict = attrs.Factory(dict)
+    _last_catalogue: Optional[tuple] = None
+    compiler: object = None
+
+    def grid_size(self, zone: str):
+        return self.zones[zone].size
+
+    def phase_index(self, name: str) -> int:
+        for i, ph in enumerate(self.phases):
+            if ph.name == name:
+                return i
+        raise RuleError("E403", f"unknown phase '{name}'")
+
+    # ------------------------------------------------------------ components
+    def catalogue(self, n: int, options: dict) -> Catalogue:
+        # Asked on every expression context: the last answer is kept aside, so the common case
+        # (the same player count and options again) costs one dict comparison, not a sorted key.
+        last = self._last_catalogue
+        if last is not None and last[0] == n and last[1] == options:
+            return last[2]
+        key = (n, tuple(sorted(options.items())))
+        cat = self._catalogues.get(key)
+        if cat is None:
+            cat = self._catalogues[key] = self._build_catalogue(n, options)
+        self._last_catalogue = (n, dict(options), cat)
+        return cat
+
+    def _build_catalogue(self, n: int, options: dict) -> Catalogue:
+        cat = Catalogue([], [], [], {})
+        state = {"n": n, "options": options, "flow": {"current": 0, "start": 0, "round": 1},
+                 "vars": {}, "pvars": {}, "zones": {}, "cstate": {}, "where": []}
+        ctx = Ctx(self, state, {}, cat, pure=True)
+        for kind in self.kinds.values():
+            cat.by_kind[kind.name] = []
+            rows = [dict(r) for r in kind.table.rows] if kind.table else [{}]
+            owners = range(n) if kind.per_player else [None]
+            for owner in owners:
+                for row in rows:
+                    base = dict(row)
+                    if owner is not None:
+                        base["owner"] = owner
+                    ctx.env = base
+                    copies = kind.copies(ctx) if kind.copies else 1
+                    for name, fn in kind.attrs:
+                        base[name] = fn(ctx)
+                    if not isinstance(copies, int) or isinstance(copies, bool) or copies < 0 or copies > 100_000:
+                        raise RuleError("E507", f"kind '{kind.name}': copies must be a whole number "
+                                        f"from 0 to 100000, not {plain(copies)}")
+                    for _ in range(copies):
+                        cid = len(cat.kind)
+                        cat.kind.append(kind.name)
+                        cat.attrs.append(base)
+                        cat.by_kind[kind.name].append(cid)
+                        cat.show.append(None)
+                        cat.faces.append([base.get(f) for f in kind.faces] if kind.faces else None)
+        for cid, kind_name in enumerate(cat.kind):
+            kind = self.kinds[kind_name]
+            if kind.show is not None:
+                ctx.env = cat.attrs[cid]
+                cat.show[cid] = self.write(kind.show(ctx), "value", cat)
+            else:
+                cat.show[cid] = f"{kind_name}{cid}"
+        return cat
+
+    # ------------------------------------------------------------ writing values
+    def write(self, v, kind: str, cat: Catalogue) -> str:
+        """A value as a person reads it: players as P1.., components by their `show`."""
+        if v is None:
+            return "none"
+        if isinstance(v, list):
+            if kind == "cell" and len(v) == 2 and not isinstance(v[0], list):
+                return f"{plain(v[0])},{plain(v[1])}"
+            return " ".join(self.write(x, kind, cat) for x in v)
+        if isinstance(v, bool):
+            return plain(v)
+        if kind == "player" and isinstance(v, int):
+            return f"P{v + 1}"
+        if kind == "component" and isinstance(v, int) and 0 <= v < len(cat.show):
+            return cat.show[v]
+        return plain(v)

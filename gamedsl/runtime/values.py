@@ -1,0 +1,133 @@
+"""Values at run time as plain JSON data: numbers, texts, cells, lists — their checks and how
+a person reads them. Shared by the built-in functions, the tile builtins and the machine.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import attrs
+
+from gamedsl.errors import RuleError
+from gamedsl.language import MAX_NUMBER
+from gamedsl.runtime.wordlists import WordList
+
+
+MAX_LENGTH = 1_000_000
+
+
+@attrs.frozen
+class Builtin:
+    impl: Callable
+    zone_args: frozenset = frozenset()
+    impure: bool = False
+    yields: Optional[str] = None  # 'player', 'component', 'cell', 'same' (as the first argument)
+    wants_kind: bool = False      # receives the value kind of its first argument (for writing it)
+
+
+def is_number(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def plain(v) -> str:
+    """A value written without knowing its kind (for messages)."""
+    if v is None:
+        return "none"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, float) and v.is_integer():
+        return str(int(v))
+    if isinstance(v, list):
+        return "[" + ", ".join(plain(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{k}: {plain(x)}" for k, x in v.items()) + "}"
+    return str(v)
+
+
+def as_list(v, span) -> list:
+    if isinstance(v, list):
+        return v
+    if isinstance(v, str):
+        return list(v)
+    raise RuleError("E504", f"a list is needed here, not {plain(v)}", span)
+
+
+def nonempty(v, span, what):
+    items = as_list(v, span)
+    if not items:
+        raise RuleError("E504", f"{what} of an empty list", span)
+    return items
+
+
+def cell_key(cell) -> str:
+    return f"{int(cell[0])},{int(cell[1])}"
+
+
+def key_cell(key: str) -> list:
+    x, y = key.split(",")
+    return [int(x), int(y)]
+
+
+def cell_sort_key(key: str):
+    x, y = key.split(",")
+    return (int(y), int(x))
+
+
+_COORDINATE_TYPES = (int, float)  # exact types: true is not a coordinate
+
+
+def is_cell(c) -> bool:
+    """A list of two numbers. (Asked for every placement a word game lists: the common case
+    is checked first, by exact types.)"""
+    if type(c) is list and len(c) == 2:
+        x, y = c
+        if type(x) in _COORDINATE_TYPES and type(y) in _COORDINATE_TYPES:
+            return True
+    return isinstance(c, list) and len(c) == 2 and all(is_number(v) for v in c)
+
+
+def check_cell(c, span):
+    if not is_cell(c):
+        raise RuleError("E504", f"a cell (x, y) is needed, not {plain(c)}", span)
+    return c
+
+
+def bounded(r, span):
+    """A computed number, refused (E504) beyond ±MAX_NUMBER or when it is no number at all (nan)."""
+    if not -MAX_NUMBER <= r <= MAX_NUMBER:
+        raise RuleError("E504", f"a number beyond ±{MAX_NUMBER:.0e}: the rules compute without end?", span)
+    return r
+
+
+def grid_of(ctx, zone, span):
+    name, owner = zone
+    z = ctx.state["zones"][name]
+    if owner >= 0:
+        z = z[owner]
+    if not isinstance(z, dict):
+        raise RuleError("E504", f"'{name}' is not a grid", span)
+    return z, ctx.program.grid_size(name)
+
+
+def sized(v, span):
+    """A text or list built by a rule, refused (E504) when longer than MAX_LENGTH."""
+    if len(v) > MAX_LENGTH:
+        raise RuleError("E504", f"a text or list longer than {MAX_LENGTH:,}: the rules grow it without end?", span)
+    return v
+
+
+def word_list(span, what, words):
+    if not isinstance(words, WordList):
+        raise RuleError("E504", f"{what} needs a word list, not {plain(words)}", span)
+    return words
+
+
+def zone_items(state: dict, name: str, owner: int) -> list:
+    z = state["zones"][name]
+    if owner >= 0:
+        z = z[owner]
+    if isinstance(z, dict):  # a grid: its components, in cell order (a piece with faces once)
+        return list(dict.fromkeys(z[k] for k in sorted(z, key=cell_sort_key)))
+    return list(z)

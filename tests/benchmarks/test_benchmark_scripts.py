@@ -1,0 +1,45 @@
+"""The benchmark commands the READMEs name still run and print their tables (with tiny
+budgets: the figures themselves are never asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_script(*args: str) -> str:
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def table_rows(out: str, first_cell: str) -> list:
+    return [line.split("|")[1:-1] for line in out.splitlines() if line.startswith(f"| {first_cell}")]
+
+
+def test_run_prints_every_column_for_each_game_and_the_simulate_table():
+    out = run_script("benchmarks/run.py", "--seconds", "0.2", "--decisions", "1", "--sim-seconds", "0.1",
+                     "examples/quick_count.game", "games/trade_tycoon.game")
+    header = table_rows(out, "game | check")[0]
+    assert len(header) == 10
+    for game in ("examples/quick_count.game", "games/trade_tycoon.game"):
+        (row,) = [r for r in table_rows(out, game) if len(r) == 10]
+        assert all(cell.strip() not in ("", "nan") for cell in row), row
+    # only the games in games/ are simulated, on 1 and 2 processes
+    simulated = [r for r in table_rows(out, "games/") if len(r) == 5]
+    assert [r[0].strip() for r in simulated] == ["games/trade_tycoon.game"]
+    assert not list(ROOT.glob("examples/.bench-edited-*")), "the edited copies are removed"
+
+
+def test_by_statement_accounts_for_the_whole_game():
+    out = run_script("benchmarks/handwritten_vs_game.py", "--by-statement", "--games", "3")
+    rows = {r[0].strip(): r for r in table_rows(out, "")}
+    for op in ("`choose`", "`move`", "`call`"):
+        assert op in rows
+    parts = [float(r[3]) for name, r in rows.items() if name.startswith("`") or name.startswith("around")]
+    whole = float(rows["the whole game"][3])
+    assert abs(sum(parts) - whole) <= 0.001 * len(parts)  # (rounded to µs)
+    assert "With nothing around the statements" in out

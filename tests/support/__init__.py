@@ -1,0 +1,1 @@
+"""What several test modules share: the repository's root, and helpers that are not tests."""
