@@ -9,6 +9,11 @@ what a playout loop can do). Each round plays the G games with one version, then
 the figure is the median over the rounds of games per second of wall time and of this
 process's CPU time (the machine may be shared: CPU time is the steadier one).
 
+In the same rounds, `direct`: benchmarks/direct/trade_tycoon.py, the same games (it plays the
+hand-written version's games move for move) as a plain-Python simulator with no API at all,
+timed in every round of both ways of playing (its `direct` row is the same play in both, in
+that way's rounds); the ratios .game / hand-written / direct are printed for each.
+
 `--split` says where each version's time goes: time per game in each call, and
 `legal_moves` alone on saved states of the same games.
 
@@ -42,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.common import machine_line, simulate_rate  # noqa: E402
+from benchmarks.direct import trade_tycoon as direct  # noqa: E402
 from benchmarks.handwritten import trade_tycoon as hw  # noqa: E402
 from gamedsl.runtime.state import clone  # noqa: E402
 from gamedsl.pipeline import load  # noqa: E402
@@ -74,6 +80,12 @@ def play(api, seeds, checked: bool) -> None:
         api.results(state)
 
 
+def play_direct(seeds) -> None:
+    run = direct.play
+    for seed in seeds:
+        run(seed)
+
+
 def timed(fn) -> tuple:
     wall, cpu = time.perf_counter(), time.process_time()
     fn()
@@ -85,10 +97,13 @@ def playouts(games: int, rounds: int) -> dict:
     seeds = range(games)
     out = {}
     for checked in (True, False):
-        runs = {name: [] for name in versions}
+        runs = {name: [] for name in (*versions, "direct")}
         for _ in range(rounds):
             for name, api in versions.items():
                 runs[name].append(timed(lambda: play(api, seeds, checked)))
+            # the direct simulator has no API to check through: the same figure in both
+            # ways of playing, timed in the same rounds as the two it is compared with
+            runs["direct"].append(timed(lambda: play_direct(seeds)))
         out["checked" if checked else "in place"] = {
             name: (games / statistics.median(w for w, _ in r), games / statistics.median(c for _, c in r))
             for name, r in runs.items()}
@@ -262,10 +277,20 @@ def main() -> None:
         for name, (wall, cpu) in by_version.items():
             print(f"| {mode} | {name} | {wall:.1f} | {cpu:.1f} |")
     print()
-    for mode, by_version in figures.items():
-        (gw, gc), (hw_w, hw_c) = by_version[".game"], by_version["hand-written"]
+    for mode in ("checked", "in place"):
+        (gw, gc), (hw_w, hw_c) = figures[mode][".game"], figures[mode]["hand-written"]
         print(f"{mode}: the .game version runs at {100 * gc / hw_c:.0f}% of the hand-written version's "
               f"games per CPU-second ({100 * gw / hw_w:.0f}% by wall clock)")
+    print()
+    print("Games per CPU-second against the direct simulator (the same games, no API; timed in the "
+          "rounds of each way of playing):")
+    print()
+    print("| play | .game | hand-written | direct | .game / direct | hand-written / direct | .game / hand-written |")
+    print("|---|---|---|---|---|---|---|")
+    for mode in ("checked", "in place"):
+        gc, hc, dc = (figures[mode][name][1] for name in (".game", "hand-written", "direct"))
+        print(f"| {mode} | {gc:.1f} | {hc:.1f} | {dc:.1f} | {100 * gc / dc:.1f}% | {100 * hc / dc:.0f}% "
+              f"| {100 * gc / hc:.0f}% |")
     if args.sim_rounds < 1:  # only the playouts were asked for
         return
     print()

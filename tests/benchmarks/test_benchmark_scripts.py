@@ -43,3 +43,62 @@ def test_by_statement_accounts_for_the_whole_game():
     whole = float(rows["the whole game"][3])
     assert abs(sum(parts) - whole) <= 0.001 * len(parts)  # (rounded to µs)
     assert "With nothing around the statements" in out
+
+
+def test_side_by_side_table_has_the_direct_simulator():
+    out = run_script("benchmarks/handwritten_vs_game.py", "--games", "3", "--rounds", "1", "--sim-rounds", "0")
+    assert [r[1].strip() for r in table_rows(out, "")
+            if len(r) == 4 and r[0].strip() in ("checked", "in place")] == \
+        [".game", "hand-written", "direct", ".game", "hand-written", "direct"]
+    ratios = [r for r in table_rows(out, "") if len(r) == 7 and r[0].strip() in ("checked", "in place")]
+    assert len(ratios) == 2
+    for row in ratios:
+        assert all(cell.strip() not in ("", "nan") for cell in row), row
+
+
+def test_tree_walk_runs_and_the_plain_walk_counts_the_known_tree():
+    out = run_script("benchmarks/tree_walk.py", "--limit", "200")
+    rows = {r[0].strip(): [c.strip() for c in r[1:]] for r in table_rows(out, "")}
+    api = rows["API (`legal_moves` + `apply`)"]
+    assert api[0] == "200" and sum(map(int, api[1:4])) == 200
+    assert rows["plain Python, tic-tac-toe"][:4] == ["255168", "131184", "77904", "46080"]
+    assert "plain Python / API" in out
+
+
+def test_tree_walk_walks_a_game_through_the_api_alone():
+    from collections import Counter
+
+    from benchmarks.tree_walk import by_result, walk
+    from gamedsl.loader import load
+
+    game = load(str(ROOT / "examples" / "tictactoe.game"))
+    state = game.new_game(2)
+    for cell in ([1, 1], [0, 0], [0, 1], [2, 1]):  # X centre, O corner, X left, O right: 5 empty cells
+        (move,) = [m for m in game.legal_moves(state) if m["args"] == [cell]]
+        state = game.apply(state, move)
+    counts = by_result(walk(game, state, Counter()), first_seat=0)
+    # the same continuations walked in plain Python (cell [x, y] is board[3 * y + x])
+    assert counts == plain_continuations([2, 0, 0, 1, 1, 2, 0, 0, 0], player=1)
+
+
+def plain_continuations(board, player):
+    from benchmarks.tree_walk import LINES
+
+    out = {"games": 0, "first": 0, "second": 0, "draw": 0}
+
+    def go(player):
+        empty = board.count(0)
+        for cell in range(9):
+            if board[cell] == 0:
+                board[cell] = player
+                if any(board[a] == board[b] == board[c] == player for a, b, c in LINES):
+                    out["first" if player == 1 else "second"] += 1
+                elif empty == 1:
+                    out["draw"] += 1
+                else:
+                    go(3 - player)
+                board[cell] = 0
+
+    go(player)
+    out["games"] = out["first"] + out["second"] + out["draw"]
+    return out
