@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from gamedsl.loader import load  # noqa: E402
+from gamedsl import load  # noqa: E402
 
 TICTACTOE = ROOT / "examples" / "tictactoe.game"
 KNOWN = {"games": 255_168, "first": 131_184, "second": 77_904, "draw": 46_080}

@@ -41,8 +41,8 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from gamedsl.bots import make_bot  # noqa: E402
-from gamedsl.loader import load  # noqa: E402
+from gamedsl.bots.registry import make_bot  # noqa: E402
+from gamedsl import load  # noqa: E402
 
 
 class Divergence(AssertionError):

@@ -69,7 +69,7 @@ def test_tree_walk_walks_a_game_through_the_api_alone():
     from collections import Counter
 
     from benchmarks.tree_walk import by_result, walk
-    from gamedsl.loader import load
+    from gamedsl import load
 
     game = load(str(ROOT / "examples" / "tictactoe.game"))
     state = game.new_game(2)

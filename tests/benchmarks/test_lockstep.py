@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from gamedsl.bots import make_bot
-from gamedsl.loader import load
+from gamedsl.bots.registry import make_bot
+from gamedsl import load
 from tools.lockstep import Divergence, lockstep
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TICTACTOE = ROOT / "examples" / "tictactoe.game"
 
 
