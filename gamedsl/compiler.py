@@ -149,6 +149,7 @@ class Alt:
     # For a fixed alternative with a guard: (ctx, domains, count) -> the combinations the
     # guard lets through, in generated code; None when not ready (ExprCompiler.guard_filter).
     filter: Optional[Callable] = None
+    help: Optional[str] = None          # typed parameters: how a person types the move
 
 
 @attrs.define
@@ -444,7 +445,7 @@ class Compiler:
             listing = (self.ex.guard_filter(alt.guard, scope, [p.name for p in alt.params])
                        if fixed and alt.guard is not None else None)
             out.append(Alt(alt.name, params, alt.template, guard, self.block(alt.body, scope), alt.span,
-                           typed, pure(alt.suggest), pure(alt.refusal), fixed, listing))
+                           typed, pure(alt.suggest), pure(alt.refusal), fixed, listing, help=alt.help))
         return out
 
     def _assign(self, s: A.Assign, scope) -> Stmt:

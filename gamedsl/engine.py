@@ -273,7 +273,9 @@ class Game:
         close = difflib.get_close_matches(text, texts, n=1, cutoff=0.5)
         hint = f" — did you mean '{close[0]}'?" if close else ""
         words = sorted({t.split()[0] for t in texts if t.split()})
-        raise MoveError(f"'{_quoted(text)}' is not a legal move{hint} (legal moves start with: {', '.join(words)})")
+        # how to type the typed moves, as their `help` says
+        how = "".join(f" — {' · '.join(h.splitlines())}" for h in self.typed_help(state, movers[0]))
+        raise MoveError(f"'{_quoted(text)}' is not a legal move{hint} (legal moves start with: {', '.join(words)}){how}")
 
     def typed_hints(self, state: dict, seat: int) -> List[str]:
         """How a person types the pending choice's typed moves: `build <t>` for `build {t}`."""
@@ -294,6 +296,10 @@ class Game:
                 return f"<{m.group(1)}>"
             out.append(re.sub(r"\{(\w+)\}", slot, template))
         return out
+
+    def typed_help(self, state: dict, seat: int) -> List[str]:
+        """What the pending choice's typed moves say of how to type them (their `help`)."""
+        return [alt.help for alt in self.machine.typed_alternatives(state, seat) if alt.help]
 
     def is_suggestion(self, state: dict, move: dict) -> bool:
         """Is this legal move one of a typed alternative's suggestions (for bots: a person
