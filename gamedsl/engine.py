@@ -38,6 +38,17 @@ def _quoted(text: str, most: int = 60) -> str:
     return text if len(text) <= most else text[:most] + "…"
 
 
+# Full-width forms of ASCII (Japanese keyboards: １, ，, ＊, Ａ) and the ideographic space, as
+# their ASCII letters: a move typed with them reads as typed in ASCII.
+_HALFWIDTH = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
+
+
+def halfwidth(text: str) -> str:
+    """A typed text with full-width digits, signs and letters (and the ideographic space)
+    read as their ASCII forms: `２，０` is `2,0`."""
+    return text.translate(_HALFWIDTH)
+
+
 def _normalise(text: str) -> str:
     return " ".join(re.sub(r"[(),]", " ", text.lower()).split())
 
@@ -258,6 +269,7 @@ class Game:
         seats = self.waiting_for(state) if seat is None else [seat]
         moves = self.legal_moves(state, seat, suggestions=False)
         texts = [self.move_text(state, m) for m in moves]
+        text = halfwidth(text)
         want = _normalise(text)
         for m, written in zip(moves, texts):
             if _normalise(written) == want:

@@ -516,12 +516,14 @@ def _zone_shown(view: dict, value):
     if isinstance(value, dict):
         if set(value) == {"count"}:
             return value["count"]
-        return [view["shows"][str(c)] for c in value.values()]
+        # a grid: each component once (a piece with faces covers several cells)
+        return [view["shows"][str(c)] for c in dict.fromkeys(value.values())]
     return [view["shows"][str(c)] for c in value]
 
 
 def _seen_in_order(view: dict) -> list:
-    """The components a seat sees, zone by zone as the game declares them, each zone in order."""
+    """The components a seat sees, zone by zone as the game declares them, each zone in order
+    (each component once: a piece with faces covers several cells of a grid)."""
     out = []
 
     def add(v):
@@ -537,4 +539,4 @@ def _seen_in_order(view: dict) -> list:
                 add(v)
         else:
             add(value)
-    return out
+    return list(dict.fromkeys(out))
