@@ -376,15 +376,23 @@ class _Runner:
         raise _Failed(item.span, text)
 
     def _view(self, item: A.ScView, state: dict) -> None:
-        """What a seat's view shows of a public fact or a player variable, one value per player."""
+        """What a seat's view shows of a public fact or a player variable (one value per
+        player), of a zone (its components as shown, or how many when the seat cannot see
+        them), or of a component state (its value on each component the seat sees)."""
         game = self.game
         seat = self._seat(item, state)
         view = game.view(state, seat)
-        shown = view["public"].get(item.name, view["pvars"].get(item.name))
-        if item.name not in view["public"] and item.name not in view["pvars"]:
+        if item.name in view["public"] or item.name in view["pvars"]:
+            shown = view["public"].get(item.name, view["pvars"].get(item.name))
+        elif item.name in view["zones"]:
+            shown = _zone_shown(view, view["zones"][item.name])
+        elif item.name in view["cstate"]:
+            values = view["cstate"][item.name]
+            shown = [values[str(c)] for c in _seen_in_order(view) if str(c) in values]
+        else:
             known = ", ".join(sorted(set(view["public"]) | set(view["pvars"]))) or "none"
-            raise _Failed(item.span, f"the view has no public fact or player variable '{item.name}' "
-                          f"(it has: {known})")
+            raise _Failed(item.span, f"the view has no public fact or player variable '{item.name}', "
+                          f"nor such a zone or component state (it has: {known})")
         try:
             want = game.evaluate(state, item.expected, self.names)
         except RuleError as err:
@@ -496,3 +504,37 @@ def main(argv: Optional[List[str]] = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def _zone_shown(view: dict, value):
+    """A zone as a view shows it: its components' shown texts (a grid's in cell order), or
+    how many there are when the seat cannot see them; a player zone, one such value a player."""
+    if isinstance(value, list) and value and all(isinstance(v, (list, dict)) for v in value):
+        return [_zone_shown(view, v) for v in value]
+    if isinstance(value, dict):
+        if set(value) == {"count"}:
+            return value["count"]
+        # a grid: each component once (a piece with faces covers several cells)
+        return [view["shows"][str(c)] for c in dict.fromkeys(value.values())]
+    return [view["shows"][str(c)] for c in value]
+
+
+def _seen_in_order(view: dict) -> list:
+    """The components a seat sees, zone by zone as the game declares them, each zone in order
+    (each component once: a piece with faces covers several cells of a grid)."""
+    out = []
+
+    def add(v):
+        if isinstance(v, dict):
+            if set(v) != {"count"}:
+                out.extend(v.values())
+        else:
+            out.extend(v)
+
+    for value in view["zones"].values():
+        if isinstance(value, list) and value and all(isinstance(v, (list, dict)) for v in value):
+            for v in value:
+                add(v)
+        else:
+            add(value)
+    return list(dict.fromkeys(out))

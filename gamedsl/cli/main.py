@@ -104,7 +104,7 @@ def cmd_play(args) -> int:
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     outcome = play_game(game, seats, seed, options, args.max_turns or DEFAULT_MAX_TURNS,
                         out=sys.stdout, inp=sys.stdin, log_path=args.log, verbose=args.verbose,
-                        timers=not args.no_timer)
+                        timers=not args.no_timer, hints=args.hints)
     if outcome.abandoned:
         return 0
     print(render_result(game, game.results(outcome.state), seed))
@@ -233,6 +233,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="print every move, also when only bots play")
     p.add_argument("--no-timer", action="store_true",
                    help="no clock on timed choices: humans have all the time they want (bots ignore timers anyway)")
+    p.add_argument("--hints", action="store_true",
+                   help="let humans type 'hint' for the typed moves the rules suggest to bots (a word game's "
+                        "words); off by default")
     add_max_steps(p)
     p.set_defaults(func=cmd_play)
 

@@ -253,10 +253,11 @@ class LineReader:
 
 
 def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, banner: bool,
-               seconds: Optional[float] = None) -> dict:
+               seconds: Optional[float] = None, hinting: bool = False) -> dict:
     """The move a person at this terminal makes; with `seconds`, the choice is timed: the
     prompt shows the time left, a warning comes near the end, and when the clock runs out
-    the result is the timeout move."""
+    the result is the timeout move. With `hinting`, 'hint' lists the typed moves the rules
+    suggest (for bots); without it (the default) a person finds their own."""
     # Moves a person types (a word) are not listed: their suggestions are for bots.
     moves = game.legal_moves(state, seat, suggestions=False)
     hints = game.typed_hints(state, seat)
@@ -275,7 +276,10 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
             console.print(Text(f"  ... and {len(texts) - MAX_LISTED_MOVES} more: type a move", style="dim"))
         for hint in hints:
             console.print(Text(f"  or type: {hint}", style="bold"))
-        asks = "'view' to look again, " + ("'hint' for the moves the rules suggest, " if hints else "")
+        for lines in game.typed_help(state, seat):
+            for line in lines.splitlines():
+                console.print(Text(f"    {line}", style="dim"))
+        asks = "'view' to look again, " + ("'hint' for the moves the rules suggest, " if hints and hinting else "")
         console.print(Text(f"Type a number or a move ({asks}'quit' to stop).", style="dim"))
 
     def list_offered():
@@ -329,7 +333,9 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
             render_view(console, game, game.view(state, seat))
             continue
         if word in HINT_WORDS and hints:
-            if not any(game.is_suggestion(state, m) for m in moves):
+            if not hinting:
+                console.print(Text("  hints are off: find your own move (play --hints turns them on)", style="dim"))
+            elif not any(game.is_suggestion(state, m) for m in moves):
                 list_offered()
             continue
         if said.isdigit():
@@ -351,12 +357,13 @@ def _seconds(n: float) -> str:
 
 def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None, max_turns: int = 5000,
               out: Optional[IO[str]] = None, inp: Optional[IO[str]] = None, log_path=None,
-              verbose: bool = False, timers: bool = True) -> Outcome:
+              verbose: bool = False, timers: bool = True, hints: bool = False) -> Outcome:
     """Play a game to its end (or until a human quits) with the given seat kinds.
 
     A human's timed choice (`choose by P within N seconds`) runs against the clock: when it
     runs out, the timeout move is applied. With `timers` False a human has all the time they
-    want. Bots ignore timers (they choose among the legal moves, never the timeout move).
+    want. With `hints`, a human may ask ('hint') for the typed moves the rules suggest to
+    bots (a word game's words); off by default, so a person finds their own. Bots ignore timers (they choose among the legal moves, never the timeout move).
 
     Raises OptionError (bad player count or options), RuleError (a rule failed) and
     UsageError (a bot or the rules got stuck). With only bots, nothing is printed but
@@ -386,7 +393,7 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
                 try:
                     seconds = game.timer(state, seat) if timers else None
                     move = _ask_human(console, reader, game, state, seat, banner=len(humans) > 1,
-                                      seconds=seconds)
+                                      seconds=seconds, hinting=hints)
                 except _Quit as q:
                     console.print(Text(f"{q.why}; the game was abandoned after {count} moves."))
                     return Outcome(state, abandoned=True, moves=count)

@@ -295,7 +295,7 @@ class Compiler:
             listing = (self.ex.guard_filter(alt.guard, scope, [p.name for p in alt.params])
                        if fixed and alt.guard is not None else None)
             out.append(Alt(alt.name, params, alt.template, guard, self.block(alt.body, scope), alt.span,
-                           typed, pure(alt.suggest), pure(alt.refusal), fixed, listing))
+                           typed, pure(alt.suggest), pure(alt.refusal), fixed, listing, help=alt.help))
         return out
 
     def _assign(self, s: A.Assign, scope) -> Stmt:

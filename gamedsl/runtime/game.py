@@ -30,6 +30,17 @@ def _quoted(text: str, most: int = 60) -> str:
     return text if len(text) <= most else text[:most] + "…"
 
 
+# Full-width forms of ASCII (Japanese keyboards: １, ，, ＊, Ａ) and the ideographic space, as
+# their ASCII letters: a move typed with them reads as typed in ASCII.
+_HALFWIDTH = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
+
+
+def halfwidth(text: str) -> str:
+    """A typed text with full-width digits, signs and letters (and the ideographic space)
+    read as their ASCII forms: `２，０` is `2,0`."""
+    return text.translate(_HALFWIDTH)
+
+
 def _normalise(text: str) -> str:
     return " ".join(re.sub(r"[(),]", " ", text.lower()).split())
 
@@ -244,6 +255,7 @@ class Game:
         seats = self.waiting_for(state) if seat is None else [seat]
         moves = self.legal_moves(state, seat, suggestions=False)
         texts = [self.move_text(state, m) for m in moves]
+        text = halfwidth(text)
         want = _normalise(text)
         for m, written in zip(moves, texts):
             if _normalise(written) == want:
@@ -259,7 +271,9 @@ class Game:
         close = difflib.get_close_matches(text, texts, n=1, cutoff=0.5)
         hint = f" — did you mean '{close[0]}'?" if close else ""
         words = sorted({t.split()[0] for t in texts if t.split()})
-        raise MoveError(f"'{_quoted(text)}' is not a legal move{hint} (legal moves start with: {', '.join(words)})")
+        # how to type the typed moves, as their `help` says
+        how = "".join(f" — {' · '.join(h.splitlines())}" for h in self.typed_help(state, movers[0]))
+        raise MoveError(f"'{_quoted(text)}' is not a legal move{hint} (legal moves start with: {', '.join(words)}){how}")
 
     def typed_hints(self, state: dict, seat: int) -> List[str]:
         """How a person types the pending choice's typed moves: `build <t>` for `build {t}`."""
@@ -280,6 +294,10 @@ class Game:
                 return f"<{m.group(1)}>"
             out.append(re.sub(r"\{(\w+)\}", slot, template))
         return out
+
+    def typed_help(self, state: dict, seat: int) -> List[str]:
+        """What the pending choice's typed moves say of how to type them (their `help`)."""
+        return [alt.help for alt in self.machine.typed_alternatives(state, seat) if alt.help]
 
     def is_suggestion(self, state: dict, move: dict) -> bool:
         """Is this legal move one of a typed alternative's suggestions (for bots: a person

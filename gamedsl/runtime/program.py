@@ -143,6 +143,7 @@ class Alt:
     # For a fixed alternative with a guard: (ctx, domains, count) -> the combinations the
     # guard lets through, in generated code; None when not ready (ExprCompiler.guard_filter).
     filter: Optional[Callable] = None
+    help: Optional[str] = None          # typed parameters: how a person types the move
 
 
 @attrs.define

@@ -359,6 +359,7 @@ class Alternative:
     body: tuple
     suggest: Optional[Expr] = None  # typed parameters: the values bots consider
     refusal: Optional[Expr] = None  # typed parameters: why the guard refuses (``if g else E``)
+    help: Optional[str] = None      # typed parameters: how a person types the move
 
 
 @node

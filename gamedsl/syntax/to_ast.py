@@ -519,19 +519,21 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def alternative(self, meta, c):
         name, *rest = c
-        params, template, guard, suggest, refusal = (), None, None, None, None
+        params, template, guard, suggest, refusal, help_text = (), None, None, None, None, None
         body = rest.pop()
         for item in rest:
             if isinstance(item, tuple) and item and item[0] == "guard":
                 guard, refusal = item[1], item[2]
             elif isinstance(item, tuple) and item and item[0] == "suggest":
                 suggest = item[1]
+            elif isinstance(item, tuple) and item and item[0] == "help":
+                help_text = item[1]
             elif isinstance(item, tuple):
                 params = item
             else:
                 template = _unquote(item)
         return A.Alternative(self._span(meta), str(name), params, template, guard, body,
-                             suggest, refusal)
+                             suggest, refusal, help_text)
 
     def alt_params(self, c):
         return tuple(c)
@@ -546,6 +548,9 @@ class ToAst(Transformer):
 
     def alt_suggest(self, c):
         return ("suggest", c[0])
+
+    def alt_help(self, c):
+        return ("help", _unquote(c[0]))
 
     def alt_guard(self, c):
         return ("guard", c[0], c[1] if len(c) > 1 else None)

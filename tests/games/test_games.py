@@ -71,9 +71,9 @@ def test_the_terminal_view_shows_component_states_public_facts_and_players_by_na
     lines = text.splitlines()
     # components with states: a table under the zone, a column per state, a row per component
     head = lines.index("row: ") + 1
-    assert lines[head].split() == ["free", "cubes", "rewards"]
+    assert lines[head].split() == ["of_age", "of_class", "requires", "free", "cubes", "rewards"]
     rows = lines[head + 2:head + 8]
     assert all(" 0 0 0 " in line for line in rows) and rows[0].split()[0] == "Axe"
     hypatia = next(line for line in lines if line.startswith("Hypatia"))
     assert hypatia.split()[:6] == ["Hypatia", "0", "0", "1", "1", "false"]   # P1's team, this seed
-    assert "gone: (empty)" in text                      # a hidden zone shows no states
+    assert "gone: (empty)" in text                      # nothing has left the game yet

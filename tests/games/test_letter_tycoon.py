@@ -95,6 +95,10 @@ def test_a_person_plays_from_the_terminal_without_seeing_the_words(game):
     text = out.getvalue()
     assert outcome.abandoned
     assert "or type: build <t>" in text and "1. pass" in text
+    # the prompt tells how to type every kind of play (the move's `help`)
+    assert "build DOOR + ROOMY" in text and "build FOXES with Z" in text and "build BO(O)K" in text
+    # hints are off by default: the words are not given away
+    assert "'hint'" not in text
     assert "the cards lack Q, Q, Q, Q" in text and "two words need the V patent" in text
     assert "hand of P1 (you): " in text and "hand of P2: (7 hidden)" in text
     assert "office: A$8  B$2" in text and "coins" in text and "stock" in text
@@ -119,11 +123,13 @@ def test_the_engine_promises_hold_in_a_checked_game(game):
 
 
 def test_a_person_who_asks_for_a_hint_sees_the_suggested_words_and_may_pick_one(game):
+    # hints are opt-in (play --hints): a competitive game does not give the words away
     import io
     import re
     from gamedsl.cli.terminal import play_game
     out = io.StringIO()
-    outcome = play_game(game, ["human", "random"], seed=2, out=out, inp=io.StringIO("hint\n2\nquit\n"))
+    outcome = play_game(game, ["human", "random"], seed=2, out=out, inp=io.StringIO("hint\n2\nquit\n"),
+                        hints=True)
     text = out.getvalue()
     assert outcome.abandoned
     before_hint = text.split("P1> ")[0]
@@ -132,3 +138,17 @@ def test_a_person_who_asks_for_a_hint_sees_the_suggested_words_and_may_pick_one(
     hinted = re.search(r" 2\. (build \S+)", text)
     assert hinted, "the hint lists the suggested builds after the listed moves"
     assert f"P1: {hinted.group(1)}" in text                        # and its number plays it
+
+
+def test_hints_are_opt_in_for_a_person(game):
+    import io
+    from gamedsl.cli.terminal import play_game
+    out = io.StringIO()
+    play_game(game, ["human", "random"], seed=2, out=out, inp=io.StringIO("hint\nquit\n"))
+    text = out.getvalue()
+    assert "hints are off" in text and "'hint' for the moves" not in text
+    out = io.StringIO()
+    play_game(game, ["human", "random"], seed=2, out=out, inp=io.StringIO("hint\nquit\n"), hints=True)
+    text = out.getvalue()
+    assert "'hint' for the moves" in text and "hints are off" not in text
+    assert any(line.strip().startswith(("2.", "3.")) and "build" in line for line in text.splitlines())

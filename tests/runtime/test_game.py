@@ -417,3 +417,10 @@ def test_each_statement_has_its_own_work_budget(tmp_path):
     g = game_from(text, tmp_path)
     s = g.apply(g.new_game(2), {"seat": 0, "alt": "hold", "args": []})
     assert s["pvars"]["total"] == [1000, 0]  # (range(1, 1000) includes both ends)
+
+
+def test_full_width_digits_and_signs_are_read_as_ascii():
+    """A move typed from a Japanese keyboard (１, ，, ＊, the ideographic space) reads as ASCII."""
+    from gamedsl.runtime.game import halfwidth
+    assert halfwidth("place １ at ２，－３　right claim き＊") == "place 1 at 2,-3 right claim き*"
+    assert halfwidth("ねこ、いぬ") == "ねこ、いぬ"

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 GAME = ROOT / "games" / "wordomino.game"
 
 ATOMS = ["none", "0", "1", "-3", "2.5", "10 / 3", '"a"', '""', '"うき"', "[]", "[1, 2]", '[1, "a"]',
-         "[[0, 0], [1, 0]]", "(0, 0)", "p1", "p2", "current", "players", "true", "round", "table", "nouns", "p1.hand", "level1a",
+         "[[0, 0], [1, 0]]", "(0, 0)", "p1", "p2", "current", "players", "true", "round", "table", "nouns", "p1.hand", "pile1",
          "right", "tiles", "first(p1.hand)", "p1.points", "p1.words", "passes", "ending", "scores", "said",
          "winners", "over", "999999999999999", "[none]", "tiles[1]", 'katakana["ア"]']
 OPERATORS = ["+", "-", "*", "/", "//", "%", "==", "!=", "<", ">=", "in", "not in", "and", "or"]
@@ -60,8 +60,8 @@ def test_random_expressions_in_a_scenario_fail_with_a_message(tmp_path):
             f"{r.title}: {r.reason}"
 
 
-ZONES = ["table", "level1a", "p1.hand", "p2.hand", "level2", "x", "none", "first(players).hand", "[1]"]
-OWNERS = ["p1", "current", "first(players)", "none", "x", "level1a"]
+ZONES = ["table", "pile1", "p1.hand", "p2.hand", "pile3", "x", "none", "first(players).hand", "[1]"]
+OWNERS = ["p1", "current", "first(players)", "none", "x", "pile1"]
 
 
 def _statement(rng: random.Random) -> str:

@@ -138,6 +138,51 @@ def test_in_view_of_shows_what_a_seat_sees(tmp_path):
     assert "P2's view shows bid as [3, 5], not [3, 6]" in results[1].reason
 
 
+VIEW_GAME = """game "Views"
+players 2
+
+table faces:
+  | name | worth |
+  | "A"  | 1     |
+  | "B"  | 2     |
+  | "C"  | 3     |
+
+kind card:
+  from faces
+  show name
+  state value: number = worth
+
+zone pile of card: hidden
+zone open of card: public
+player zone hand of card: owner
+
+setup:
+  move card to pile
+  move first([c for c in card if c.name == "A"]) to open
+  move first([c for c in card if c.name == "B"]) to first(players).hand
+
+turn:
+  choose by current:
+    stop "stop":
+      end game
+"""
+
+
+def test_in_view_of_a_zone_and_a_component_state(tmp_path):
+    """`in view of P: ZONE == E` gives the components P sees as shown (or how many, when
+    P cannot see them); `in view of P: STATE == E` a state of every component P sees."""
+    (tmp_path / "v.game").write_text(VIEW_GAME, "utf-8")
+    f = tmp_path / "v.scenario"
+    f.write_text('game "v.game"\n\nscenario "zones and states":\n'
+                 '  in view of p1: open == ["A"]\n  in view of p1: pile == 1\n'
+                 '  in view of p1: hand == [["B"], 0]\n  in view of p2: hand == [1, []]\n'
+                 '  in view of p1: value == [1, 2]\n  in view of p2: value == [1]\n'
+                 '\nscenario "a hidden zone is a count":\n  in view of p2: pile == ["C"]\n', "utf-8")
+    results = run_file(str(f))
+    assert results[0].passed, results[0].reason
+    assert not results[1].passed and "P2's view shows pile as 1" in results[1].reason
+
+
 def test_text_writes_a_comprehension_variable_as_a_component_or_player(tmp_path):
     # scenario expressions are not type-checked: text(x) learns what x holds from the list
     path = tmp_path / "t.scenario"
