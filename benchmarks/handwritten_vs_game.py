@@ -17,11 +17,6 @@ that way's rounds); the ratios .game / hand-written / direct are printed for eac
 `--split` says where each version's time goes: time per game in each call, and
 `legal_moves` alone on saved states of the same games.
 
-`--by-statement` times the `.game` version's statements by kind (in-place games, the timer's
-own cost measured on an empty statement and taken off) against the time around them: the
-machine's loop and frames, entering a move's alternative, the calls of the API. What is
-around the statements is the most a compiler of statements could take away.
-
 `--just-play VERSION N` only plays N checked games of one version (`.game` or
 `hand-written`), for counting instructions, which a loaded machine does not blur:
 `valgrind --tool=callgrind --callgrind-out-file=/dev/null python benchmarks/handwritten_vs_game.py
@@ -173,76 +168,6 @@ def split(games: int) -> None:
           "`legal_moves` after it is then handed)")
 
 
-def by_statement(games: int) -> None:
-    """The `.game` version's in-place games: each kind of statement's own time (its
-    expressions and effects; a `choose`'s includes listing its moves), and the rest."""
-    api = GameVersion(load(str(GAME)))
-    machine = api.game.machine
-    play(api, range(games, 2 * games), checked=False)  # warm: expressions compiled, caches full
-    clock = time.perf_counter
-    spent, calls = {}, {}
-
-    def timed_handler(op, handler):
-        def run(state, stmt):
-            t = clock()
-            handler(state, stmt)
-            spent[op] += clock() - t
-            calls[op] += 1
-        return run
-
-    def nothing(state, stmt):
-        pass
-
-    # the timer's own cost: a wrapped empty statement, inside (charged to the statement) and
-    # outside (charged to the rest)
-    spent["@empty"] = 0.0
-    calls["@empty"] = 0
-    empty = timed_handler("@empty", nothing)
-    n = 200_000
-    t = clock()
-    for _ in range(n):
-        empty(None, None)
-    outer = (clock() - t) / n
-    inner = spent["@empty"] / n
-    original = machine.handlers
-    machine.handlers = {op: timed_handler(op, h) for op, h in original.items()}
-    spent.update(dict.fromkeys(original, 0.0))
-    calls.update(dict.fromkeys(original, 0))
-    try:
-        gc.collect()
-        t = clock()
-        play(api, range(games), checked=False)
-        total = clock() - t
-    finally:
-        machine.handlers = original
-    t = clock()
-    play(hw, range(games), checked=False)
-    handwritten = (clock() - t) / games
-    ops = [op for op in original if calls[op]]
-    own = {op: spent[op] - calls[op] * inner for op in ops}
-    count = sum(calls[op] for op in ops)
-    rest = total - sum(own.values()) - count * outer
-    print(f"Where a `.game` game's time goes ({games} random games in place; ms per game, wall; "
-          f"timer cost taken off: {1e6 * inner:.2f} µs in, {1e6 * outer:.2f} µs a call):")
-    print()
-    print("| statement | per game | µs each | ms per game | share |")
-    print("|---|---|---|---|---|")
-    # (each wrapped call: its own time and `inner` timed, `outer - inner` more around the timer)
-    game_ms = 1000 * (total - count * outer) / games
-    for op in sorted(ops, key=lambda o: -own[o]):
-        print(f"| `{op}` | {calls[op] / games:.1f} | {1e6 * own[op] / calls[op]:.2f} "
-              f"| {1000 * own[op] / games:.3f} | {100 * 1000 * own[op] / games / game_ms:.0f}% |")
-    print(f"| around the statements (loop, frames, entering moves, new_game, results, the API) | | "
-          f"| {1000 * rest / games:.3f} | {100 * 1000 * rest / games / game_ms:.0f}% |")
-    print(f"| the whole game | | | {game_ms:.3f} | |")
-    print(f"| the hand-written game | | | {1000 * handwritten:.3f} | |")
-    print()
-    statements = sum(own.values()) / games
-    print(f"With nothing around the statements the `.game` would run at "
-          f"{100 * handwritten / statements:.0f}% of the hand-written version (now "
-          f"{100 * handwritten / (game_ms / 1000):.0f}%).")
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=40, help="random games per version per round (default 40)")
@@ -251,14 +176,10 @@ def main() -> None:
     ap.add_argument("--sim-rounds", type=int, default=3, help="simulate runs per --jobs value (default 3)")
     ap.add_argument("--just-play", nargs=2, metavar=("VERSION", "N"), help="only play N games of VERSION")
     ap.add_argument("--split", action="store_true", help="only say where each version's time goes, by call")
-    ap.add_argument("--by-statement", action="store_true",
-                    help="only say where the .game version's time goes, by kind of statement")
     args = ap.parse_args()
     if args.split:
         split(args.games)
         return
-    if args.by_statement:
-        by_statement(args.games)
         return
     if args.just_play:
         version, n = args.just_play

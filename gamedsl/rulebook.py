@@ -116,10 +116,6 @@ def _num(value) -> str:
     return str(int(value)) if isinstance(value, float) and value.is_integer() else str(value)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
-
-
 def _type(t) -> str:
     if isinstance(t, A.TypeOptional):
         return f"{_type(t.inner)} or none"

@@ -205,7 +205,7 @@ class _Runner:
                 if isinstance(item, A.ScPlayers):
                     players, players_span = item.count, item.span
                     if not game.min_players <= players <= game.max_players:
-                        raise _Failed(item.span, f"{game.title} is for {_span_text(game)} players, not {players}")
+                        raise _Failed(item.span, f"{game.title} is for {game.info.players_text()} players, not {players}")
                 elif isinstance(item, A.ScSeed):
                     seed = item.seed
                 else:
@@ -327,9 +327,7 @@ class _Runner:
     def _expect_names(self, expr, state: dict) -> Dict[str, object]:
         used = A.names_in(expr)
         names = dict(self.names)
-        d = self.game.program.decls
-        declared = (d.global_vars | d.shared_zones | d.kinds | d.options | d.words | set(d.tables)
-                    | set(d.defs) | set(d.procs))
+        declared = self.game.info.names
         # The game's own names come first: a game with a variable `over` keeps it.
         wanted = [n for n in RESULT_NAMES if n in used and n not in names and n not in declared]
         if not wanted:
@@ -417,23 +415,16 @@ class _Runner:
         game = self.game
         kinds = {name: "player" for name in self.names}
         kinds.update(winners="player", over="value", scores="value", said="value")
-        kind = value_kind(expr, game.program.decls, kinds)
-        cat = game.machine.catalogue(state)
-        return _written(game.program, value, kind, cat)
+        return _written(game, state, value, value_kind(expr, game.program.decls, kinds))
 
 
-def _written(program, value, kind: str, cat) -> str:
+def _written(game, state: dict, value, kind: str) -> str:
     if isinstance(value, list) and not (kind == "cell" and len(value) == 2 and not isinstance(value[0], list)):
-        return "[" + ", ".join(_written(program, v, kind, cat) for v in value) + "]"
+        return "[" + ", ".join(_written(game, state, v, kind) for v in value) + "]"
     if isinstance(value, str) and kind == "value":
         return json.dumps(value, ensure_ascii=False)
-    return program.write(value, kind, cat)
+    return game.write_value(state, value, kind)
 
-
-def _span_text(game) -> str:
-    if game.min_players == game.max_players:
-        return str(game.min_players)
-    return f"{game.min_players} to {game.max_players}"
 
 
 def _read_move(game, state: dict, text: str, seat: int) -> dict:

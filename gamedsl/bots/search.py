@@ -5,7 +5,7 @@ A bot is made by `make_bot(spec, game, seat, seed)` from a seat spec such as `ra
 and answers `choose(state) -> move` with one of `game.legal_moves(state, seat)`.
 
 Fair by construction: a bot never reads the state it is given except through
-`legal_moves(state, seat)` and `determinize(game, state, seat, rng)` (gamedsl/runtime/resample.py),
+`legal_moves(state, seat)` and `resample(state, seat, rng)` (gamedsl/runtime/resample.py),
 which redraws everything the seat cannot see; searching bots then play on those samples.
 Deterministic: every bot draws only from its own generator, seeded by the game's seed and
 its seat (and an optional `seed=` parameter); an `ms=` time budget is the one exception.
@@ -23,7 +23,6 @@ from typing import List
 
 from gamedsl.errors import RuleError
 from gamedsl.bots.spec import bot_rng, parse_params
-from gamedsl.runtime.resample import determinize
 from gamedsl.runtime.state import clone
 
 
@@ -76,12 +75,11 @@ def leaf_rewards(game, state: dict) -> List[float]:
 
 def _finish_secret_choice(game, state: dict, seat: int, rng: random.Random) -> None:
     """In place: the other seats still to choose secretly choose at random (they cannot see ours)."""
-    machine = game.machine
     while not state["flow"]["over"] and state["pending"] and "got" in state["pending"]:
         waiting = [s for s in game.waiting_for(state) if s != seat]
         if not waiting:
             return
-        moves = machine.moves_for(state, waiting[0])
+        moves = game.legal_moves(state, waiting[0])
         game.apply_legal(state, rng.choice(moves), in_place=True)
 
 
@@ -111,7 +109,7 @@ class GreedyBot:
         moves = game.legal_moves(state, seat)
         if len(moves) == 1:
             return moves[0]
-        worlds = [determinize(game, state, seat, self.rng) for _ in range(self.samples)]
+        worlds = [game.resample(state, seat, self.rng) for _ in range(self.samples)]
         totals = [0.0] * len(moves)
         for world in worlds:
             for i, move in enumerate(moves):
@@ -210,7 +208,7 @@ class MctsBot:
 
     def _shortlist(self, state: dict, moves: List[dict]) -> set:
         """The keys of the `top` moves with the best one-ply margin in one sampled world."""
-        world = determinize(self.game, state, self.seat, self.rng, self.tries)
+        world = self.game.resample(state, self.seat, self.rng, self.tries)
         return self._best_keys(world, self.seat, moves, self.top)
 
     def _best_keys(self, world: dict, seat: int, moves: List[dict], k: int) -> set:
@@ -245,7 +243,7 @@ class MctsBot:
             world = clone(world)
             world["rng"] = self.rng.getrandbits(64)  # the hidden cards repeat; the future draws need not
             return world, root_moves
-        world, root_moves = determinize(self.game, state, self.seat, self.rng, self.tries), {}
+        world, root_moves = self.game.resample(state, self.seat, self.rng, self.tries), {}
         if self.worlds:
             pool.append((clone(world), root_moves))
         return world, root_moves
@@ -257,7 +255,7 @@ class MctsBot:
             return self._own
         listed = cache.get(seat)
         if listed is None:
-            legal = self.game.machine.moves_for(world, seat)
+            legal = self.game.legal_moves(world, seat)
             listed = cache[seat] = (legal, [_key(m) for m in legal])
         return listed
 
@@ -267,15 +265,15 @@ class MctsBot:
         alternative's `suggest` search (a word game's every placement) is listed once for all
         the worlds that look the same to the seat there — the same view and the same rules
         under way — since what a seat may choose follows from what it sees."""
-        machine = self.game.machine
-        if not machine.typed_alternatives(world, seat):
-            legal = machine.moves_for(world, seat)
+        game = self.game
+        if not game.has_typed_moves(world, seat):
+            legal = game.legal_moves(world, seat)
             return legal, [_key(m) for m in legal], False
         seen = marshal.dumps((self.game.view(world, seat), world["stack"], world["pending"]))
         listed = node.setdefault("ls", {}).setdefault(seat, {})
         hit = listed.get(seen)
         if hit is None:
-            legal = machine.moves_for(world, seat)
+            legal = game.legal_moves(world, seat)
             hit = listed[seen] = (legal, [_key(m) for m in legal])
         return hit[0], hit[1], True
 
@@ -304,7 +302,7 @@ class MctsBot:
 
     def _iterate(self, root: dict, state: dict) -> None:
 
-        game, machine, rng = self.game, self.game.machine, self.rng
+        game, rng = self.game, self.rng
         world, root_moves = self._world(state)
         path = []
         node = root
@@ -337,7 +335,7 @@ class MctsBot:
                 waiting = game.waiting_for(world)
                 if not waiting:
                     break
-                game.apply_legal(world, rng.choice(machine.moves_for(world, waiting[0])), in_place=True)
+                game.apply_legal(world, rng.choice(game.legal_moves(world, waiting[0])), in_place=True)
                 steps += 1
         except RuleError:
             self.errors += 1

@@ -502,8 +502,3 @@ BUILTIN_NAMES: Dict[str, BuiltinName] = {n.name: n for n in [
     BuiltinName("round", T.NUMBER),
     BuiltinName("player_count", T.NUMBER),
 ]}
-
-
-def is_impure(name: str) -> bool:
-    b = BUILTINS.get(name)
-    return b is not None and not b.pure

@@ -11,6 +11,13 @@ from gamedsl.language import DEFAULT_MAX_STEPS
 from gamedsl.pipeline import load
 
 
+def check_seat_count(game, seats: list, written: str = "") -> None:
+    """UsageError unless the game is for as many players as there are seats."""
+    if not game.info.accepts_players(len(seats)):
+        shown = f": {written}" if written else ""
+        raise UsageError(f"{game.title} is for {game.info.players_text()} players, but --seats names {len(seats)}{shown}")
+
+
 def error(message: str) -> None:
     print(f"gamedsl: error: {message}", file=sys.stderr)
 

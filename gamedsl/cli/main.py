@@ -15,12 +15,9 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from gamedsl.errors import GameError
+from gamedsl.errors import GamedslError, GameError, RuleError, UsageError
 from gamedsl.diagnostics import render_all, to_json
-from gamedsl.errors import OptionError
-from gamedsl.errors import MoveError, RuleError
-from gamedsl.cli.common import add_max_steps, error, load_game, max_steps, parse_options
-from gamedsl.errors import UsageError
+from gamedsl.cli.common import add_max_steps, check_seat_count, error, load_game, max_steps, parse_options
 from gamedsl.language import DEFAULT_MAX_TURNS
 
 
@@ -95,11 +92,7 @@ def cmd_play(args) -> int:
     if args.max_turns is not None and args.max_turns < 1:
         raise UsageError("--max-turns must be at least 1")
     game = load_game(args.file, max_steps(args))
-    n = len(seats)
-    if not game.min_players <= n <= game.max_players:
-        span = (f"{game.min_players}" if game.min_players == game.max_players
-                else f"{game.min_players} to {game.max_players}")
-        raise UsageError(f"{game.title} is for {span} players, but --seats names {n}: {args.seats}")
+    check_seat_count(game, seats, args.seats)
     game.resolve_options(options)  # OptionError before anything is shown
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     outcome = play_game(game, seats, seed, options, args.max_turns or DEFAULT_MAX_TURNS,
@@ -270,21 +263,14 @@ def main(argv: Optional[List[str]] = None) -> int:
         return 2
     try:
         return args.func(args)
-    except GameError as err:
-        print(render_all(err.diagnostics, _sources_of(err)), file=sys.stderr)
-        return 1
-    except RuleError as err:
-        print(render_all([err.diagnostic()], _sources_for_span(err)), file=sys.stderr)
-        return 1
-    except UsageError as err:
-        error(err.message)
+    except GamedslError as err:
+        if isinstance(err, GameError):
+            print(render_all(err.diagnostics, _sources_of(err)), file=sys.stderr)
+        elif isinstance(err, RuleError):
+            print(render_all([err.diagnostic()], _sources_for_span(err)), file=sys.stderr)
+        else:
+            error(str(err))
         return err.exit_code
-    except MoveError as err:
-        error(err.message)
-        return 2
-    except OptionError as err:
-        error(str(err))
-        return 2
     except KeyboardInterrupt:
         print("\ngamedsl: interrupted", file=sys.stderr)
         return 130

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from gamedsl.cli.common import add_max_steps, load_game, max_steps, parse_options
+from gamedsl.cli.common import add_max_steps, check_seat_count, load_game, max_steps, parse_options
 from gamedsl.errors import UsageError
 from gamedsl.language import DEFAULT_MAX_TURNS
 
@@ -32,11 +32,7 @@ def _spec(args, path: str, options: dict):
 
 
 def _check_players(game, spec) -> None:
-    n = len(spec.seats)
-    if not game.min_players <= n <= game.max_players:
-        span = (f"{game.min_players}" if game.min_players == game.max_players
-                else f"{game.min_players} to {game.max_players}")
-        raise UsageError(f"{game.title} is for {span} players, but --seats names {n}")
+    check_seat_count(game, spec.seats)
     game.resolve_options(spec.options)  # OptionError before any game is played
 
 

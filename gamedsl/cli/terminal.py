@@ -122,8 +122,7 @@ def render_view(console: Console, game, view: dict) -> None:
     head += f" — you are P{view['seat'] + 1}"
     console.print(Text(head, style="bold"))
     shows = view.get("shows", {})
-    program = game.program
-    var_kinds = {v.name: v.kind for v in program.global_vars + program.player_vars}
+    var_kinds = {v.name: v.kind for v in game.info.vars}
     if view.get("vars"):
         console.print(Text("  ".join(f"{k} = {_write(v, var_kinds.get(k, 'value'), shows)}"
                                      for k, v in view["vars"].items())))
@@ -139,8 +138,8 @@ def render_view(console: Console, game, view: dict) -> None:
             table.add_row(f"P{seat + 1}{mark}", *(_write(vals[seat], var_kinds.get(name, "value"), shows)
                                                    for name, vals in columns.items()))
         console.print(table)
-    zones = program.zones
-    state_kinds = program.decls.state_kinds
+    zones = {z.name: z for z in game.info.zones}
+    state_kinds = dict(game.info.component_states)
     for name, value in view["zones"].items():
         info = zones.get(name)
         size = info.size if info is not None and info.grid else None

@@ -255,10 +255,12 @@ class ExprCompiler:
 
             def lookup(ctx):
                 k = key(ctx)
-                row = table.lookup(k)
-                if row is None:
+                i = table.row_index(k)
+                if i is None:
                     raise RuleError("E504", f"table '{table.name}' has no row for {V.plain(k)}", span)
-                return row
+                if ctx.observer is not None:
+                    ctx.observer.table_row(table.name, i)
+                return table.rows[i]
             return lookup
         obj, idx = self._expr(e.obj, scope), self._expr(e.index, scope)
 

@@ -15,7 +15,8 @@ from gamedsl.syntax import ast as A
 from gamedsl.errors import RuleError
 from gamedsl.compiler.closures import ExprCompiler
 from gamedsl.compiler.kinds import value_kind
-from gamedsl.runtime.program import (Alt, Decls, KindInfo, OptionSpec, Param, Phase, Program, Stmt,
+from gamedsl.runtime.info import OptionInfo
+from gamedsl.runtime.program import (Alt, Decls, KindInfo, Param, Phase, Program, Stmt,
                                      Table, VarInfo, ZoneInfo)
 from gamedsl.runtime.wordlists import option_in_name
 
@@ -53,7 +54,7 @@ class Compiler:
             ranges = tuple((a.low, a.high) for a in o.alternatives if isinstance(a, A.OptionRange))
             self.d.words.update(words)
             self.d.options.add(o.name)
-            options[o.name] = OptionSpec(o.name, words, ranges, A.literal_value(o.default))
+            options[o.name] = OptionInfo(o.name, A.literal_value(o.default), words, ranges)
         for w in by_type.get(A.WordsDecl, []):
             option = option_in_name(w.source)
             self.d.word_lists[w.name] = (option, dict(w.lists))

@@ -171,11 +171,13 @@ def _sorted(ctx, v, key, most: tuple):
     return [item for item, _ in computed]
 
 
-def _row(table, key):
-    row = table.lookup(key)
-    if row is None:
+def _row(ctx, table, key):
+    i = table.row_index(key)
+    if i is None:
         raise GiveUp
-    return row
+    if ctx.observer is not None:
+        ctx.observer.table_row(table.name, i)
+    return table.rows[i]
 
 
 _MISSING = object()
@@ -433,7 +435,7 @@ class SourceCompiler:
 
     def _Index(self, e, frame):
         if isinstance(e.obj, A.Name) and e.obj.name in self.d.tables and not self._is_local(e.obj.name, frame):
-            return f"_row({self._const(self.d.tables[e.obj.name])}, {self._gen(e.index, frame)})"
+            return f"_row(ctx, {self._const(self.d.tables[e.obj.name])}, {self._gen(e.index, frame)})"
         return f"({self._gen(e.obj, frame)})[int({self._gen(e.index, frame)})]"
 
     def _is_local(self, name, frame) -> bool:

@@ -25,11 +25,12 @@ MAX_WORK = 2_000_000
 class Ctx:
     """What an expression reads: the program, the state, the local names, the catalogue."""
 
-    __slots__ = ("program", "state", "env", "cat", "pure", "depth", "memo", "work")
+    __slots__ = ("program", "state", "env", "cat", "pure", "depth", "memo", "work", "observer")
 
-    def __init__(self, program, state, env, cat, pure=False):
+    def __init__(self, program, state, env, cat, pure=False, observer=None):
         self.program, self.state, self.env, self.cat = program, state, env, cat
         self.pure, self.depth, self.work = pure, 0, 0
+        self.observer = observer  # told of the table rows looked up (gamedsl/runtime/observer.py)
         # Listing legal moves reads a state that does not change meanwhile, and a def sees
         # only its arguments and the state: there, each def's value for the same arguments
         # is computed once (a dict here; None elsewhere).

@@ -15,7 +15,9 @@ from gamedsl.errors import MoveError, OptionError, RuleError
 from gamedsl.runtime.state import clone
 from gamedsl.runtime.ctx import Ctx
 from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
+from gamedsl.runtime.info import describe
 from gamedsl.runtime.machine import TIMEOUT, Machine
+from gamedsl.runtime.resample import determinize
 
 TIMEOUT_TEXT = "time ran out"  # how the timeout move is written (logs, the terminal, scenarios)
 
@@ -58,8 +60,9 @@ class Game:
         self.program = program
         self.path = path
         self.sources = sources or {}
-        self.machine = Machine(program, max_steps=max_steps)
+        self._machine = Machine(program, max_steps=max_steps)
         self._templates: Dict[str, List[str]] = {}  # a move's template, split at its {slots}
+        self.info = describe(program)
 
     # ------------------------------------------------------------ facts
     @property
@@ -89,20 +92,18 @@ class Game:
             elif isinstance(raw, str):
                 value = raw.strip()
             if not spec.accepts(value):
-                raise OptionError(f"option '{name}' cannot be {raw!r}: choose {spec.describe()}")
+                raise OptionError(f"option '{name}' cannot be {raw!r}: choose {spec.choices()}")
             out[name] = value
         return out
 
     # ------------------------------------------------------------ the API
     def new_game(self, players: int, seed: int = 0, options: Optional[dict] = None,
                  max_turns: int = DEFAULT_MAX_TURNS) -> dict:
-        if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
-            span = (f"{self.min_players}" if self.min_players == self.max_players
-                    else f"{self.min_players} to {self.max_players}")
-            raise OptionError(f"{self.title} is for {span} players, not {players}")
+        if not self.info.accepts_players(players):
+            raise OptionError(f"{self.title} is for {self.info.players_text()} players, not {players}")
         resolved = self.resolve_options(options)
-        state = self.machine.new_state(players, seed, resolved, max_turns)
-        self.machine.run(state)
+        state = self._machine.new_state(players, seed, resolved, max_turns)
+        self._machine.run(state)
         return state
 
     def is_over(self, state: dict) -> bool:
@@ -120,14 +121,30 @@ class Game:
         """The legal moves of `seat` (of every waiting seat if None); without `suggestions`,
         none of a typed alternative's (a person types those; listing them is a bot's search)."""
         if seat is not None:  # (a fresh list already: no copy)
-            return self.machine.moves_for(state, seat, suggestions=suggestions)
+            return self._machine.moves_for(state, seat, suggestions=suggestions)
         out: List[dict] = []
         for s in self.waiting_for(state):
-            out.extend(self.machine.moves_for(state, s, suggestions=suggestions))
+            out.extend(self._machine.moves_for(state, s, suggestions=suggestions))
         return out
 
     def apply(self, state: dict, move: dict) -> dict:
         """The state after `move`; raises MoveError (state unchanged) if it is not legal."""
+        move = self._checked(state, move)
+        new = clone(state)
+        new["said"] = []
+        self._machine.submit(new, move)
+        return new
+
+    def is_legal(self, state: dict, move: dict) -> bool:
+        """Whether `apply(state, move)` would take the move (found without applying it)."""
+        try:
+            self._checked(state, move)
+        except MoveError:
+            return False
+        return True
+
+    def _checked(self, state: dict, move: dict) -> dict:
+        """The move as the machine takes it, or MoveError saying why it is refused."""
         if self.is_over(state):
             raise MoveError("the game is over", "game_over")
         if not (isinstance(move, dict) and isinstance(move.get("seat"), int) and isinstance(move.get("alt"), str)
@@ -140,19 +157,13 @@ class Game:
             raise MoveError(f"P{move['seat'] + 1} cannot move now; waiting for {who}", "not_your_turn")
         if move["alt"] == TIMEOUT:
             self._check_timeout(state, move)
-            new = clone(state)
-            new["said"] = []
-            self.machine.submit(new, move)
-            return new
-        verdict = self.machine.typed_verdict(state, move)
-        if verdict is False and not self.machine.is_listed(state, move):
+            return move
+        verdict = self._machine.typed_verdict(state, move)
+        if verdict is False and not self._machine.is_listed(state, move):
             raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now", "illegal")
         if verdict:
             raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now: {verdict}", "illegal")
-        new = clone(state)
-        new["said"] = []
-        self.machine.submit(new, move)
-        return new
+        return move
 
     def timer(self, state: dict, seat: Optional[int] = None):
         """The seconds on the clock of the choice `seat` (by default the first seat waiting)
@@ -164,7 +175,7 @@ class Game:
             seat = waiting[0]
         if self.is_over(state):
             return None
-        return self.machine.timer(state, seat)
+        return self._machine.timer(state, seat)
 
     def timeout_move(self, state: dict, seat: Optional[int] = None) -> dict:
         """The move a client sends for `seat` (by default the first seat waiting) when the clock
@@ -189,8 +200,35 @@ class Game:
         """
         new = state if in_place else clone(state)
         new["said"] = []
-        self.machine.submit(new, move)
+        self._machine.submit(new, move)
         return new
+
+    def has_typed_moves(self, state: dict, seat: int) -> bool:
+        """Whether the seat's pending choice has alternatives a person types (a word, a number):
+        their suggestions may be a large search, worth listing once for many look-alike states."""
+        return bool(self._machine.typed_alternatives(state, seat))
+
+    # ------------------------------------------------------------ tools: search, coverage
+    def resample(self, state: dict, seat: int, rng, tries: int = 50) -> dict:
+        """A full state `seat` cannot tell from `state`: everything it cannot see redrawn with
+        `rng` from the declared visibility (gamedsl/runtime/resample.py; docs/bots.md)."""
+        return determinize(self._machine, state, seat, rng, tries, self.public_facts)
+
+    def observe(self, observer) -> None:
+        """From now on, tell `observer` (a gamedsl.runtime.observer.Observer, or None to stop)
+        which statements run, phases begin, alternatives are taken, components move and table
+        rows are looked up — what rule coverage counts."""
+        self._machine.observe(observer)
+
+    def catalogue(self, state: dict):
+        """The components of the game `state` belongs to (fixed by its player count and
+        options): `kind[c]`, `attrs[c]` and `show[c]` for component number c."""
+        return self._machine.catalogue(state)
+
+    def write_value(self, state: dict, value, kind: str = "value") -> str:
+        """A value as a person reads it: `kind` "player" writes seats as P1.., "component"
+        writes components by their `show`, "cell" as x,y; lists item by item."""
+        return self.program.write(value, kind, self.catalogue(state))
 
     # ------------------------------------------------------------ snippets (scenarios, tools)
     def run_statements(self, state: dict, body: tuple, names: Optional[dict] = None) -> dict:
@@ -208,7 +246,7 @@ class Game:
         new["flow"]["over"] = False
         new["stack"].append({"k": "act", "env": names})
         new["stack"].append({"k": "blk", "b": block, "i": 0})
-        self.machine.run(new, stop_depth=depth)
+        self._machine.run(new, stop_depth=depth)
         if new["pending"] is not None:
             raise RuleError("E601", "these statements ask a player to choose; scenario set-ups cannot",
                             body[0].span if body else None)
@@ -221,7 +259,7 @@ class Game:
         """The value of an expression in `state` (read-only), with extra local names."""
         names = dict(names or {})
         fn = self.program.compiler.ex.expr(expr, set(names))
-        ctx = Ctx(self.program, state, names, self.machine.catalogue(state), pure=True)
+        ctx = Ctx(self.program, state, names, self._machine.catalogue(state), pure=True)
         return fn(ctx)
 
     # ------------------------------------------------------------ moves as text
@@ -233,7 +271,7 @@ class Game:
         if stmt is not None:
             alts = stmt.b if stmt.op == "choose" else stmt.c
             alt = next((a for a in alts if a.name == move.get("alt")), None)
-        cat = self.machine.catalogue(state)
+        cat = self._machine.catalogue(state)
         if alt is None:
             return " ".join([str(move.get("alt"))] + [plain(a) for a in move.get("args", [])])
         written = {p.name: self.program.write(v, p.kind, cat) for p, v in zip(alt.params, move["args"])}
@@ -263,7 +301,7 @@ class Game:
         typed = self._typed_move(state, text, seat)
         if typed is not None:
             return typed
-        movers = [s for s in seats if self.machine.moves_for(state, s, first_only=True)]
+        movers = [s for s in seats if self._machine.moves_for(state, s, first_only=True)]
         if not movers:
             raise MoveError("no move is possible for this seat now", "not_your_turn")
         import difflib
@@ -279,7 +317,7 @@ class Game:
         """How a person types the pending choice's typed moves: `build <t>` for `build {t}`."""
         out = []
         enums = self.program.decls.enums
-        for alt in self.machine.typed_alternatives(state, seat):
+        for alt in self._machine.typed_alternatives(state, seat):
             template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
             kinds = {p.name: t for p, t in zip(alt.params, alt.typed)}
 
@@ -297,12 +335,12 @@ class Game:
 
     def typed_help(self, state: dict, seat: int) -> List[str]:
         """What the pending choice's typed moves say of how to type them (their `help`)."""
-        return [alt.help for alt in self.machine.typed_alternatives(state, seat) if alt.help]
+        return [alt.help for alt in self._machine.typed_alternatives(state, seat) if alt.help]
 
     def is_suggestion(self, state: dict, move: dict) -> bool:
         """Is this legal move one of a typed alternative's suggestions (for bots: a person
         types such moves, and a word game does not show a person the words)?"""
-        return any(a.name == move.get("alt") for a in self.machine.typed_alternatives(state, move.get("seat")))
+        return any(a.name == move.get("alt") for a in self._machine.typed_alternatives(state, move.get("seat")))
 
     def _typed_move(self, state: dict, text: str, seat: Optional[int]) -> Optional[dict]:
         """A typed text read by an alternative's template whose parameters are typed
@@ -310,12 +348,12 @@ class Game:
         seats = self.waiting_for(state) if seat is None else [seat]
         refused = None
         for s in seats:
-            for alt in self.machine.typed_alternatives(state, s):
+            for alt in self._machine.typed_alternatives(state, s):
                 args = match_template(alt, text, self.program.decls.enums)
                 if args is None:
                     continue
                 move = {"seat": s, "alt": alt.name, "args": args}
-                verdict = self.machine.typed_verdict(state, move)
+                verdict = self._machine.typed_verdict(state, move)
                 if verdict is None:
                     return move
                 refused = refused or f"'{_quoted(text)}' is not possible: {verdict}"
@@ -326,7 +364,7 @@ class Game:
     # ------------------------------------------------------------ what a seat may see
     def view(self, state: dict, seat: int) -> dict:
         p = self.program
-        cat = self.machine.catalogue(state)
+        cat = self._machine.catalogue(state)
         flow = state["flow"]
         zones: Dict[str, object] = {}
         faces: Dict[str, Dict[str, object]] = {}
@@ -388,7 +426,7 @@ class Game:
         """A declared `... of p: expr` evaluated for every seat."""
         var, fn = declared
         if ctx is None:
-            ctx = Ctx(self.program, state, {}, self.machine.catalogue(state), pure=True)
+            ctx = Ctx(self.program, state, {}, self._machine.catalogue(state), pure=True)
         out = []
         for seat in range(state["n"]):
             ctx.env = {var: seat}
@@ -402,7 +440,7 @@ class Game:
     def results(self, state: dict) -> dict:
         """Scores, ranks (1 = first; equal players share a rank), winners and declared result fields."""
         p, n, flow = self.program, state["n"], state["flow"]
-        ctx = Ctx(p, state, {}, self.machine.catalogue(state), pure=True)
+        ctx = Ctx(p, state, {}, self._machine.catalogue(state), pure=True)
         # The state does not change while its results are read: a def the score, the
         # tie-breaks and the result fields share is worked out once per arguments.
         ctx.memo = {}
@@ -429,7 +467,7 @@ def _written_per_player(game: "Game", state: dict, facts: list, ctx: Optional[Ct
     """Declared per-player values (`result`, `public`): players and components written as text."""
     p = game.program
     if ctx is None:
-        ctx = Ctx(p, state, {}, game.machine.catalogue(state), pure=True)
+        ctx = Ctx(p, state, {}, game.catalogue(state), pure=True)
     out = {}
     for name, var, fn, kind in facts:
         values = []

@@ -40,7 +40,13 @@ class Machine:
         self._listed = None
         self._last_catalogue = None
         self._statement_ctx = None
+        self.observer = None  # an Observer (gamedsl/runtime/observer.py), or None
         self.handlers = {name[3:]: getattr(self, name) for name in dir(self) if name.startswith("_x_")}
+
+    def observe(self, observer) -> None:
+        """Tell `observer` (an Observer, or None to stop) what the rules do from now on."""
+        self.observer = observer
+        self._statement_ctx = None  # a kept context would not know the observer
 
     # ------------------------------------------------------------ state helpers
     def ctx(self, state, env=None, pure=False) -> Ctx:
@@ -51,16 +57,16 @@ class Machine:
         last = self._last_catalogue
         if last is not None and last[0] is state["options"] and last[1] == state["n"]:
             if pure:
-                return Ctx(self.p, state, env, last[2], True)
+                return Ctx(self.p, state, env, last[2], True, self.observer)
             # A statement's context: one object, reset for each statement (a statement asks
             # for one context, and nothing keeps it once the statement is done).
             ctx = self._statement_ctx
             if ctx is None or ctx.state is not state or ctx.cat is not last[2]:
-                ctx = self._statement_ctx = Ctx(self.p, state, env, last[2], False)
+                ctx = self._statement_ctx = Ctx(self.p, state, env, last[2], False, self.observer)
                 return ctx
             ctx.env, ctx.depth, ctx.work, ctx.memo, ctx.pure = env, 0, 0, None, False
             return ctx
-        return Ctx(self.p, state, env, self.catalogue(state), pure)
+        return Ctx(self.p, state, env, self.catalogue(state), pure, self.observer)
 
     def catalogue(self, state):
         cat = self.p.catalogue(state["n"], state["options"])
@@ -81,7 +87,7 @@ class Machine:
         self._drawn = 0
         stack = state["stack"]
         flow = state["flow"]
-        blocks, handlers, max_steps = self.p.blocks, self.handlers, self.max_steps
+        blocks, handlers, max_steps, observer = self.p.blocks, self.handlers, self.max_steps, self.observer
         while state["pending"] is None and not flow["over"]:
             if stop_depth is not None and len(stack) <= stop_depth:
                 return
@@ -103,6 +109,8 @@ class Machine:
                     steps += 1
                     if steps > max_steps:
                         self._runaway(state, stmt)
+                    if observer is not None:
+                        observer.statement(stmt.sid)
                     handlers[stmt.op](state, stmt)
                     if not stack or stack[-1] is not frame or state["pending"] is not None or flow["over"]:
                         break
@@ -142,7 +150,7 @@ class Machine:
                     seat, move = frame["todo"].pop(0)
                     stmt = self.p.stmts[frame["s"]]
                     self.env(state)[stmt.a] = seat
-                    self._enter_alternative(state, stmt.c, move)
+                    self._enter_alternative(state, stmt, stmt.c, move)
                 else:
                     stack.pop()
 
@@ -200,6 +208,8 @@ class Machine:
             flow["over"] = True
             return
         flow.update(phase=index, stage="begin", round=1)
+        if self.observer is not None:
+            self.observer.phase(index)
         phase = self.p.phases[index]
         if phase.begin is not None:
             self._activate(state, phase.begin, {})
@@ -385,6 +395,8 @@ class Machine:
 
     def _put(self, state, comp, zone, place, cell, span, cat):
         name, owner = zone
+        if self.observer is not None and state["flow"]["stage"] not in ("new", "setup"):
+            self.observer.component_moved(comp)
         info = self.p.zones[name]
         if cat.kind[comp] not in info.kinds:
             raise RuleError("E504", f"zone '{name}' does not hold a {cat.kind[comp]}", span)
@@ -814,7 +826,7 @@ class Machine:
             state["stack"].append({"k": "blk", "b": stmt.d, "i": 0})
         elif stmt.op == "choose":
             state["pending"] = None
-            self._enter_alternative(state, stmt.b, move)
+            self._enter_alternative(state, stmt, stmt.b, move)
         else:
             pending["got"][str(move["seat"])] = move
             if len(pending["got"]) < len(pending["players"]):
@@ -827,8 +839,11 @@ class Machine:
         state["moved"] = []
         self.run(state)
 
-    def _enter_alternative(self, state, alts, move):
+    def _enter_alternative(self, state, choice, alts, move):
         alt = next(a for a in alts if a.name == move["alt"])
+        if self.observer is not None:
+            self.observer.alternative(choice.sid, alt.name, [
+                v for p, v in zip(alt.params, move["args"]) if p.kind == "component" and isinstance(v, int)])
         env = self.env(state)
         for param, value in zip(alt.params, move["args"]):
             env[param.name] = value
@@ -861,7 +876,3 @@ class Machine:
                     ctx.env = cat.attrs[cid]
                     values[cid] = init(ctx)
         return state
-
-
-def optional_int(v) -> Optional[int]:
-    return v if isinstance(v, int) and not isinstance(v, bool) else None

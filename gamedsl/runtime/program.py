@@ -15,6 +15,7 @@ from gamedsl.runtime.values import plain
 from gamedsl.diagnostics import Span
 from gamedsl.errors import RuleError
 from gamedsl.runtime.ctx import Ctx
+from gamedsl.runtime.info import OptionInfo
 
 
 @attrs.define
@@ -50,30 +51,16 @@ class Table:
     key: Optional[str] = None
     matchers: list = attrs.Factory(list)  # per row: a function key -> bool
 
-    def lookup(self, k):
-        for row, match in zip(self.rows, self.matchers):
+    def row_index(self, k) -> Optional[int]:
+        """The first row whose key matches `k`, by its index; None if none does."""
+        for i, match in enumerate(self.matchers):
             if match(k):
-                return row
+                return i
         return None
 
-
-@attrs.define
-class OptionSpec:
-    name: str
-    words: tuple
-    ranges: tuple
-    default: object
-
-    def accepts(self, value) -> bool:
-        if isinstance(value, str):
-            return value in self.words
-        if isinstance(value, bool):
-            return False
-        return any(lo <= value <= hi for lo, hi in self.ranges)
-
-    def describe(self) -> str:
-        parts = list(self.words) + [f"{lo}..{hi}" for lo, hi in self.ranges]
-        return " | ".join(parts)
+    def lookup(self, k):
+        i = self.row_index(k)
+        return None if i is None else self.rows[i]
 
 
 @attrs.define
@@ -172,7 +159,7 @@ class Program:
     title: str
     min_players: int
     max_players: int
-    options: Dict[str, OptionSpec]
+    options: Dict[str, OptionInfo]
     decls: Decls
     tables: Dict[str, Table]
     kinds: Dict[str, KindInfo]

@@ -1,6 +1,6 @@
 """Sampling a full game state consistent with what one seat sees (for bots that search).
 
-`determinize(game, state, seat, rng)` returns a copy of `state` in which everything the
+`determinize(machine, state, seat, rng)` returns a copy of `state` in which everything the
 seat cannot see is redrawn from the bot's own generator, from the declared visibility
 alone — no per-game code:
 
@@ -27,34 +27,34 @@ from __future__ import annotations
 import random
 from typing import Dict, List, Tuple
 
-from gamedsl.runtime.game import Game
 from gamedsl.runtime.state import clone
 
 
-def unseen_by(game: Game, zone: str, owner: int, seat: int) -> bool:
+def unseen_by(machine, zone: str, owner: int, seat: int) -> bool:
     """Whether `seat` sees only how many components lie in this zone (as `Game.view` decides)."""
-    vis = game.program.zones[zone].visibility
+    vis = machine.p.zones[zone].visibility
     return vis == "hidden" or (vis == "owner" and owner != seat)
 
 
-def _hidden_places(game: Game, state: dict, seat: int) -> List[Tuple[str, int, object]]:
+def _hidden_places(machine, state: dict, seat: int) -> List[Tuple[str, int, object]]:
     """(zone, owner, container) for every zone the seat cannot look into, in declaration order."""
     out = []
-    for name, info in game.program.zones.items():
+    for name, info in machine.p.zones.items():
         z = state["zones"][name]
         if info.per_player:
-            out.extend((name, o, z[o]) for o in range(state["n"]) if unseen_by(game, name, o, seat))
-        elif unseen_by(game, name, -1, seat):
+            out.extend((name, o, z[o]) for o in range(state["n"]) if unseen_by(machine, name, o, seat))
+        elif unseen_by(machine, name, -1, seat):
             out.append((name, -1, z))
     return out
 
 
-def determinize(game: Game, state: dict, seat: int, rng: random.Random, tries: int = 50) -> dict:
+def determinize(machine, state: dict, seat: int, rng: random.Random, tries: int = 50,
+                public_facts=None) -> dict:
     """A full state the seat cannot tell from `state`, drawn with `rng` (see the module doc)."""
     sample = clone(state)
     sample["said"] = []
-    cat = game.machine.catalogue(sample)
-    places = _hidden_places(game, sample, seat)
+    cat = machine.catalogue(sample)
+    places = _hidden_places(machine, sample, seat)
     nowhere = [c for c, w in enumerate(sample["where"]) if w is None]
     # Slots, in a fixed order, each with the kind of component that may fill it.
     slot_kinds: List[str] = []
@@ -67,15 +67,15 @@ def determinize(game: Game, state: dict, seat: int, rng: random.Random, tries: i
     for c in nowhere:
         unseen.setdefault(cat.kind[c], []).append(c)
     pools = {kind: sorted(ids) for kind, ids in unseen.items()}
-    publics = game.program.publics
-    want = game.public_facts(state) if publics else None
+    publics = machine.p.publics
+    want = public_facts(state) if publics and public_facts else None
     best, best_misses = None, None
     for _ in range(max(1, tries)):
         deal = {kind: rng.sample(ids, len(ids)) for kind, ids in pools.items()}
-        _fill(game, sample, places, slot_kinds, deal, cat)
+        _fill(machine, sample, places, slot_kinds, deal, cat)
         if want is None:
             break
-        got = game.public_facts(sample)
+        got = public_facts(sample)
         misses = sum(1 for name in want for a, b in zip(want[name], got[name]) if a != b)
         if misses == 0:
             best = None
@@ -84,12 +84,12 @@ def determinize(game: Game, state: dict, seat: int, rng: random.Random, tries: i
             best, best_misses = (clone(sample["zones"]), list(sample["where"])), misses
     if best is not None:
         sample["zones"], sample["where"] = best
-    _redraw_secrets(game, sample, seat, rng)
+    _redraw_secrets(machine, sample, seat, rng)
     sample["rng"] = rng.getrandbits(64)
     return sample
 
 
-def _fill(game: Game, sample: dict, places, slot_kinds: List[str], deal: Dict[str, List[int]], cat) -> None:
+def _fill(machine, sample: dict, places, slot_kinds: List[str], deal: Dict[str, List[int]], cat) -> None:
     """Deal the shuffled components into the hidden slots (the rest stay in no zone)."""
     where = sample["where"]
     taken = {kind: 0 for kind in deal}
@@ -110,7 +110,7 @@ def _fill(game: Game, sample: dict, places, slot_kinds: List[str], deal: Dict[st
         for k in range(len(z)):
             z[k] = next_of(slot_kinds[i])
             i += 1
-        sort_key = game.program.zones[name].sorted_by
+        sort_key = machine.p.zones[name].sorted_by
         if sort_key is not None:
             z.sort(key=lambda c: cat.attrs[c].get(sort_key, 0))
         for c in z:
@@ -120,12 +120,12 @@ def _fill(game: Game, sample: dict, places, slot_kinds: List[str], deal: Dict[st
             where[c] = None
 
 
-def _redraw_secrets(game: Game, sample: dict, seat: int, rng: random.Random) -> None:
+def _redraw_secrets(machine, sample: dict, seat: int, rng: random.Random) -> None:
     """Other seats' secret vars and unrevealed secret choices, redrawn."""
-    program = game.program
+    program = machine.p
     secret_vars = [v for v in program.player_vars if v.secret]
     if secret_vars:
-        ctx = game.machine.ctx(sample, {}, pure=True)
+        ctx = machine.ctx(sample, {}, pure=True)
         for var in secret_vars:
             values = sample["pvars"][var.name]
             known = [values[seat], var.init(ctx)]
@@ -139,6 +139,6 @@ def _redraw_secrets(game: Game, sample: dict, seat: int, rng: random.Random) -> 
         for other in others:
             del got[str(other)]
         for other in others:
-            moves = game.machine.moves_for(sample, other)
+            moves = machine.moves_for(sample, other)
             if moves:
                 got[str(other)] = rng.choice(moves)

@@ -1,9 +1,9 @@
 """Rule coverage for simulations: which phases, choices, statements, components and table rows fired.
 
-`Coverage(game)` instruments one loaded game's machine in place — its statement handlers,
-phase entry, alternative entry and component moves — and the row matchers of its keyed
-tables, counting into plain dicts kept outside the game state. Nothing is instrumented until
-a Coverage is made, so ordinary play pays nothing; a simulation worker makes one per process.
+`Coverage(game)` observes one loaded game (`Game.observe`): the statements run, the phases
+entered, the alternatives taken, the components moved and the rows of keyed tables looked
+up, counted into plain dicts kept outside the game state. A simulation worker makes one per
+process; ordinary play has no observer.
 
 `counts()` is plain data (merged across workers with `merge`); `never_fired(game, counts)`
 lists what never happened in a whole run, for the designer's report.
@@ -14,10 +14,12 @@ from __future__ import annotations
 from collections import Counter
 from typing import Dict, List
 
+from gamedsl.runtime.observer import Observer
+
 _COUNTED = ("stmts", "alts", "phases", "comps", "rows")
 
 
-class Coverage:
+class Coverage(Observer):
     def __init__(self, game):
         self.game = game
         self.stmts: Counter = Counter()   # statement id -> times run
@@ -25,69 +27,24 @@ class Coverage:
         self.phases: Counter = Counter()  # phase index -> times entered
         self.comps: Counter = Counter()   # component id -> times moved during play or chosen
         self.rows: Counter = Counter()    # "table:row index" -> times looked up
-        self._instrument()
+        game.observe(self)
 
-    def _instrument(self) -> None:
-        machine, program = self.game.machine, self.game.program
-        stmts = self.stmts
+    def statement(self, sid: int) -> None:
+        self.stmts[sid] += 1
 
-        def counted(handler):
-            def run(state, s):
-                stmts[s.sid] += 1
-                handler(state, s)
-            return run
+    def phase(self, index: int) -> None:
+        self.phases[index] += 1
 
-        machine.handlers = {op: counted(h) for op, h in machine.handlers.items()}
+    def alternative(self, choice: int, name: str, components: list) -> None:
+        self.alts[f"{choice}:{name}"] += 1
+        for comp in components:
+            self.comps[comp] += 1
 
-        enter_phase = machine._enter_phase
+    def component_moved(self, comp: int) -> None:
+        self.comps[comp] += 1
 
-        def entering(state, index):
-            if index < len(program.phases):
-                self.phases[index] += 1
-            enter_phase(state, index)
-
-        machine._enter_phase = entering
-
-        owner_of = {}
-        for st in program.stmts:
-            if st.op in ("choose", "secret"):
-                owner_of[id(st.b if st.op == "choose" else st.c)] = st.sid
-        enter_alt = machine._enter_alternative
-
-        def choosing(state, alts, move):
-            self.alts[f"{owner_of.get(id(alts), -1)}:{move['alt']}"] += 1
-            alt = next((a for a in alts if a.name == move["alt"]), None)
-            if alt is not None:
-                for param, value in zip(alt.params, move["args"]):
-                    if param.kind == "component" and isinstance(value, int):
-                        self.comps[value] += 1
-            enter_alt(state, alts, move)
-
-        machine._enter_alternative = choosing
-
-        put = machine._put
-
-        def putting(state, comp, *rest):
-            if state["flow"]["stage"] not in ("new", "setup"):
-                self.comps[comp] += 1
-            put(state, comp, *rest)
-
-        machine._put = putting
-
-        for table in program.tables.values():
-            if table.key is None:
-                continue
-            table.matchers = [self._row_matcher(table.name, i, m) for i, m in enumerate(table.matchers)]
-
-    def _row_matcher(self, name: str, index: int, match):
-        rows, key = self.rows, f"{name}:{index}"
-
-        def matched(k):
-            hit = match(k)
-            if hit:
-                rows[key] += 1
-            return hit
-        return matched
+    def table_row(self, table: str, index: int) -> None:
+        self.rows[f"{table}:{index}"] += 1
 
     def counts(self) -> dict:
         return {name: {str(k): v for k, v in getattr(self, name).items()} for name in _COUNTED}

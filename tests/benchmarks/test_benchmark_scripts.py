@@ -34,17 +34,6 @@ def test_run_prints_every_column_for_each_game_and_the_simulate_table():
     assert not list(ROOT.glob("examples/.bench-edited-*")), "the edited copies are removed"
 
 
-def test_by_statement_accounts_for_the_whole_game():
-    out = run_script("benchmarks/handwritten_vs_game.py", "--by-statement", "--games", "3")
-    rows = {r[0].strip(): r for r in table_rows(out, "")}
-    for op in ("`choose`", "`move`", "`call`"):
-        assert op in rows
-    parts = [float(r[3]) for name, r in rows.items() if name.startswith("`") or name.startswith("around")]
-    whole = float(rows["the whole game"][3])
-    assert abs(sum(parts) - whole) <= 0.001 * len(parts)  # (rounded to µs)
-    assert "With nothing around the statements" in out
-
-
 def test_side_by_side_table_has_the_direct_simulator():
     out = run_script("benchmarks/handwritten_vs_game.py", "--games", "3", "--rounds", "1", "--sim-rounds", "0")
     assert [r[1].strip() for r in table_rows(out, "")

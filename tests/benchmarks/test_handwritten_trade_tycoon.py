@@ -35,7 +35,7 @@ def step_of(game, state) -> str | None:
 def to_handwritten(game, state, start=None) -> dict:
     """The hand-written state for an engine state (its piles keep their top at the end)."""
     zones, flow = state["zones"], state["flow"]
-    env = game.machine.env(state)
+    env = next((f["env"] for f in reversed(state["stack"]) if f["k"] == "act"), {})  # the rule's locals
     step = step_of(game, state)
     n = state["n"]
     return {

@@ -10,7 +10,6 @@ from pathlib import Path
 import pytest
 
 from gamedsl.bots.registry import make_bot
-from gamedsl.runtime.resample import determinize
 from gamedsl.runtime.state import clone
 from gamedsl.pipeline import load
 from gamedsl.errors import UsageError
@@ -66,7 +65,7 @@ def swap_hidden(game, state, seat):
     other = 1 - seat
     new = clone(state)
     hand, deck = new["zones"]["hand"][other], new["zones"]["deck"]
-    cat = game.machine.catalogue(new)
+    cat = game.catalogue(new)
     rank = lambda c: cat.attrs[c]["rank"]  # noqa: E731
     i = next(i for i, c in enumerate(deck) if all(rank(c) != rank(h) for h in hand))
     deck[i], hand[0] = hand[0], deck[i]
@@ -88,7 +87,7 @@ def test_decision_does_not_depend_on_hidden_information(spec):
         assert game.view(other, seat) == game.view(state, seat)
         assert other["zones"]["hand"][1 - seat] != state["zones"]["hand"][1 - seat]
         rng_a, rng_b = random.Random(9), random.Random(9)
-        assert determinize(game, state, seat, rng_a) == determinize(game, other, seat, rng_b)
+        assert game.resample(state, seat, rng_a) == game.resample(other, seat, rng_b)
         a = make_bot(spec, game, seat, seed).choose(state)
         b = make_bot(spec, game, seat, seed).choose(other)
         assert a == b
@@ -113,10 +112,10 @@ def test_determinization_keeps_what_the_seat_knows():
         state = game.new_game(2, seed)
         state = game.apply(state, game.legal_moves(state, 1)[1])  # P2's secret guess: 2
         real_low = game.public_facts(state)
-        cat = game.machine.catalogue(state)
+        cat = game.catalogue(state)
         changed = 0
         for _ in range(20):
-            sample = determinize(game, state, 0, rng)
+            sample = game.resample(state, 0, rng)
             assert game.view(sample, 0) == game.view(state, 0)
             assert game.public_facts(sample) == real_low
             hand = sample["zones"]["hand"][1]
@@ -129,7 +128,7 @@ def test_determinization_keeps_what_the_seat_knows():
                 z = sample["zones"][name][owner] if owner >= 0 else sample["zones"][name]
                 assert c in z
             assert sample["pvars"]["guess"][1] in (0, sample["pvars"]["guess"][0])  # start value or ours
-            assert sample["pending"]["got"]["1"] in game.machine.moves_for(
+            assert sample["pending"]["got"]["1"] in game.legal_moves(
                 dict(sample, pending=dict(sample["pending"], got={})), 1)
             assert sample["rng"] != state["rng"]
             changed += sample["zones"]["hand"][1] != state["zones"]["hand"][1]
@@ -274,17 +273,16 @@ def test_mcts_top_searches_only_the_moves_a_one_ply_look_rates_best(tmp_path):
 
 
 def test_mcts_worlds_caps_the_determinizations_drawn_per_decision(monkeypatch):
-    import gamedsl.bots.search as bots_module
-
     game = load(str(ROOT / "examples" / "high_card.game"))
     state = game.new_game(2, 4)
     drawn = []
+    resample = game.resample
 
     def counting(*args, **kwargs):
         drawn.append(1)
-        return determinize(*args, **kwargs)
+        return resample(*args, **kwargs)
 
-    monkeypatch.setattr(bots_module, "determinize", counting)
+    monkeypatch.setattr(game, "resample", counting)
     for spec, most in (("mcts:iters=40:worlds=3", 3), ("mcts:iters=40:worlds=0", 40), ("mcts:iters=40", 40)):
         drawn.clear()
         bot = make_bot(spec, game, 0, 1)
@@ -342,9 +340,9 @@ def test_a_typed_choice_listed_once_serves_only_worlds_that_look_the_same():
     bot = MctsBot(game, 0, 1, "iters=1")
     node, rng, listings = new_node(), random.Random(1), set()
     for _ in range(20):
-        world = determinize(game, state, 0, rng)
+        world = game.resample(state, 0, rng)
         moves, keys, shared = bot.node_moves(node, world, 1)
-        assert moves == game.machine.moves_for(world, 1) and shared
+        assert moves == game.legal_moves(world, 1) and shared
         assert bot.node_moves(node, clone(world), 1)[0] is moves
         listings.add(tuple(keys))
     assert len(listings) > 1  # the hands differ between worlds, and so do the moves

@@ -74,7 +74,7 @@ def test_the_view_check_catches_a_leak():
     game = load(str(ROOT / "games" / "letter_tycoon.game"))
     state = game.new_game(2, 0)
     honest = game.view
-    hidden = [name for name, info in game.program.zones.items() if info.visibility == "hidden"]
+    hidden = [z.name for z in game.info.zones if z.visibility == "hidden"]
     assert hidden
     game.view = lambda s, seat: dict(honest(s, seat), leak=[s["zones"][name] for name in hidden])
     with pytest.raises(AssertionError, match="view shows what it may not see"):
@@ -107,8 +107,8 @@ def test_the_declared_values_check_catches_a_value_out_of_bounds():
     game = load(str(ROOT / "games" / "legendary_inventors.game"))
     state = game.new_game(3, 0)
     check_declared_values(game, state)
-    player_var = next(v.name for v in game.program.global_vars if v.kind == "player")
-    number_var = next(v.name for v in game.program.player_vars if v.kind == "value"
+    player_var = next(v.name for v in game.info.vars if not v.per_player and v.kind == "player")
+    number_var = next(v.name for v in game.info.vars if v.per_player and v.kind == "value"
                       and isinstance(state["pvars"][v.name][0], int))
     broken = []
     seat = json.loads(json.dumps(state))

@@ -83,7 +83,7 @@ def test_bots_see_only_words_they_can_build(game):
 
 
 def state_letter(game, state, cid):
-    return game.machine.catalogue(state).attrs[cid]["letter"]
+    return game.catalogue(state).attrs[cid]["letter"]
 
 
 def test_a_person_plays_from_the_terminal_without_seeing_the_words(game):

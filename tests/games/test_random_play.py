@@ -50,12 +50,12 @@ def test_random_games(game, seed):
 
 def option_values(game):
     """Every word of every option, and both ends of its number ranges."""
-    for name, spec in game.program.options.items():
+    for spec in game.info.options:
         for word in spec.words:
-            yield name, word
+            yield spec.name, word
         for lo, hi in spec.ranges:
-            yield name, lo
-            yield name, hi
+            yield spec.name, lo
+            yield spec.name, hi
 
 
 def test_every_option_value_plays_to_the_end(game):

@@ -330,9 +330,9 @@ def test_moves_are_listed_in_order_whether_or_not_a_choice_depends_on_another(tm
     assert moves == [("pick", [1, 2]), ("pick", [1, 3]), ("pick", [1, 4]), ("pick", [2, 3]), ("pick", [2, 4]),
                      ("pick", [3, 4]), ("both", [1, 5]), ("both", [2, 6])]
     for m in g.legal_moves(s):
-        assert g.machine.is_listed(s, m)
-    assert not g.machine.is_listed(s, {"seat": 0, "alt": "both", "args": [1, 6]})
-    assert not g.machine.is_listed(s, {"seat": 0, "alt": "pick", "args": [3, 3]})
+        assert g.is_legal(s, m)
+    assert not g.is_legal(s, {"seat": 0, "alt": "both", "args": [1, 6]})
+    assert not g.is_legal(s, {"seat": 0, "alt": "pick", "args": [3, 3]})
 
 
 @pytest.mark.parametrize("module", ["gamedsl.runtime.tiling", "gamedsl.runtime.wordlists", "gamedsl.runtime.builtins"])

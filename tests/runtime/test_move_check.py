@@ -1,4 +1,4 @@
-"""`apply` checks a move against its alternative's choices and guard (Machine.is_listed)
+"""`apply` (and `is_legal`) check a move against its alternative's choices and guard
 instead of listing every move: it must agree with the listing, move by move.
 
 For each game in games/ and examples/, a few random games: at every step, every listed move
@@ -39,7 +39,6 @@ def variants(move: dict, listed: list, rng: random.Random) -> list:
 @pytest.mark.parametrize("path", GAMES, ids=[p.stem for p in GAMES])
 def test_is_listed_agrees_with_the_listing(path):
     game = load(str(path))
-    machine = game.machine
     players = game.min_players
     checked = 0
     for seed in SEEDS:
@@ -49,12 +48,12 @@ def test_is_listed_agrees_with_the_listing(path):
             if game.is_over(state):
                 break
             seat = game.waiting_for(state)[0]
-            listed = machine.moves_for(state, seat)
-            plain = [m for m in listed if machine.typed_verdict(state, m) is False]
+            listed = game.legal_moves(state, seat)
+            plain = [m for m in listed if not game.is_suggestion(state, m)]
             for move in rng.sample(plain, min(SAMPLE, len(plain))):
-                assert machine.is_listed(state, move), move
+                assert game.is_legal(state, move), move
                 for other in variants(move, listed, rng):
-                    assert machine.is_listed(state, other) == (other in listed), other
+                    assert game.is_legal(state, other) == (other in listed), other
                     checked += 1
             state = game.apply(state, rng.choice(listed))
     assert checked > 0

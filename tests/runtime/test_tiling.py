@@ -424,7 +424,7 @@ def test_word_lines_answer_alike_within_a_listing_after_word_placements(wordy, c
     from gamedsl.runtime.ctx import Ctx
 
     def listing_ctx():
-        ctx = Ctx(wordy.program, ca, {}, wordy.machine.catalogue(ca), pure=True)
+        ctx = Ctx(wordy.program, ca, {}, wordy.catalogue(ca), pure=True)
         ctx.memo = {}
         return ctx
 

@@ -87,7 +87,8 @@ def check_components(game, state, all_placed=False):
     """Every component in at most one place (exactly one with all_placed: for games whose
     components never leave the zones), and state['where'] says where."""
     seen = {}
-    for name, info in game.program.zones.items():
+    for info in game.info.zones:
+        name = info.name
         z = state["zones"][name]
         parts = list(enumerate(z)) if info.per_player else [(-1, z)]
         for owner, part in parts:
@@ -137,12 +138,12 @@ def check_declared_values(game, state):
     from gamedsl.runtime.values import is_number
 
     n, components = state["n"], len(state["where"])
-    for name, spec in game.program.options.items():
-        assert spec.accepts(state["options"][name]), f"option {name} is {state['options'][name]!r}"
+    for spec in game.info.options:
+        assert spec.accepts(state["options"][spec.name]), f"option {spec.name} is {state['options'][spec.name]!r}"
     assert 0 <= state["flow"]["current"] < n and 0 <= state["flow"]["start"] < n, "the turn is at no seat"
     pvars = state["pvars"]
-    for var in game.program.global_vars + game.program.player_vars:
-        per_player = var in game.program.player_vars
+    for var in game.info.vars:
+        per_player = var.per_player
         value = pvars[var.name] if per_player else state["vars"][var.name]
         if per_player:
             assert isinstance(value, list) and len(value) == n, f"player var {var.name} is not one per player"
@@ -158,7 +159,8 @@ def check_declared_values(game, state):
 def unseen_parts(game, state, seat):
     """(zone, owner) pairs whose contents `seat` may not see."""
     out = []
-    for name, info in game.program.zones.items():
+    for info in game.info.zones:
+        name = info.name
         if info.visibility == "hidden":
             out.extend((name, o) for o in (range(state["n"]) if info.per_player else [-1]))
         elif info.visibility == "owner" and info.per_player:
@@ -170,7 +172,7 @@ def _hidden_changed(game, state, seat, rnd, across_zones):
     """A copy of the state differing only in what `seat` cannot see: the components of its
     unseen zones permuted (kind for kind, so the rules could reach that state; across those
     zones, or only within each) and other seats' secret vars changed."""
-    kind_of = game.machine.catalogue(state).kind
+    kind_of = game.catalogue(state).kind
     changed = json.loads(json.dumps(state))
     lists = []
     for name, owner in unseen_parts(game, state, seat):
@@ -187,8 +189,8 @@ def _hidden_changed(game, state, seat, rnd, across_zones):
             rnd.shuffle(pool)
         for z in group:
             z[:] = [pools[kind_of[c]].pop() for c in z]
-    for var in game.program.player_vars:
-        if var.secret:
+    for var in game.info.vars:
+        if var.per_player and var.secret:
             values = changed["pvars"][var.name]
             for other in range(state["n"]):
                 if other != seat:
