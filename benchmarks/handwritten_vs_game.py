@@ -205,9 +205,11 @@ def by_statement(games: int) -> None:
     outer = (clock() - t) / n
     inner = spent["@empty"] / n
     original = machine.handlers
-    machine.handlers = {op: timed_handler(op, h) for op, h in original.items()}
-    spent.update(dict.fromkeys(original, 0.0))
-    calls.update(dict.fromkeys(original, 0))
+    # (handlers are keyed by statement record class; the table names each by its keyword)
+    machine.handlers = {kind: timed_handler(kind.keyword, h) for kind, h in original.items()}
+    keywords = [kind.keyword for kind in original]
+    spent.update(dict.fromkeys(keywords, 0.0))
+    calls.update(dict.fromkeys(keywords, 0))
     try:
         gc.collect()
         t = clock()
@@ -218,7 +220,7 @@ def by_statement(games: int) -> None:
     t = clock()
     play(hw, range(games), checked=False)
     handwritten = (clock() - t) / games
-    ops = [op for op in original if calls[op]]
+    ops = [op for op in keywords if calls[op]]
     own = {op: spent[op] - calls[op] * inner for op in ops}
     count = sum(calls[op] for op in ops)
     rest = total - sum(own.values()) - count * outer
