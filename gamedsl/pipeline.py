@@ -232,11 +232,12 @@ def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None)
     if any(d.is_error for d in diags):
         raise GameError(diags)
     try:
-        program = Compiler(loaded.game, types=result.types).compile()
+        compiler = Compiler(loaded.game, types=result.types)
+        program = compiler.compile()
     except RuleError as err:
         raise GameError(diags + [err.diagnostic()]) from None
     kwargs = {"max_steps": max_steps} if max_steps else {}
-    game = Game(program, path, loaded.sources, **kwargs)
+    game = Game(program, path, loaded.sources, snippets=compiler.snippets(program), **kwargs)
     game.warnings = [d for d in diags if not d.is_error]
     return game
 

@@ -8,15 +8,16 @@ rules stand" as plain numbers in the state.
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional
+from typing import Callable, Dict, List, Optional
 
 
 from gamedsl.syntax import ast as A
 from gamedsl.errors import RuleError
 from gamedsl.compiler.closures import ExprCompiler
 from gamedsl.compiler.kinds import value_kind
+from gamedsl.runtime import program as P
 from gamedsl.runtime.info import OptionInfo
-from gamedsl.runtime.program import (Alt, Decls, KindInfo, Param, Phase, Program, Stmt,
+from gamedsl.runtime.program import (Alt, Decls, KindInfo, Param, Phase, Program, Snippet,
                                      Table, VarInfo, ZoneInfo)
 from gamedsl.runtime.wordlists import option_in_name
 
@@ -29,13 +30,158 @@ from gamedsl.runtime.wordlists import option_in_name
 # ---------------------------------------------------------------- the compiler
 
 
-class Compiler:
-    def __init__(self, game: A.GameFile, types: Optional[dict] = None):
-        self.game = game
-        self.d = Decls(types=types or {})
-        self.ex = ExprCompiler(self.d)
+class Statements:
+    """Compiles statements into numbered blocks of statement records.
+
+    Numbering starts at `block_base` and `stmt_base`: 0 for a game, after the game's own
+    blocks and statements for a scenario's snippet (see Snippets).
+    """
+
+    def __init__(self, d: Decls, ex: ExprCompiler, procs: dict, block_base: int = 0, stmt_base: int = 0):
+        self.d, self.ex, self.procs = d, ex, procs
         self.blocks: List[tuple] = []
-        self.stmts: List[Stmt] = []
+        self.stmts: List[P.Stmt] = []
+        self.block_base, self.stmt_base = block_base, stmt_base
+
+    # statements -------------------------------------------------------
+    def block(self, body: tuple, scope: set) -> int:
+        """Compile a block; `scope` is shared with nested blocks (function-level locals)."""
+        index = len(self.blocks)
+        self.blocks.append(())
+        compiled = tuple(self.stmt(s, scope) for s in body)
+        self.blocks[index] = compiled
+        return self.block_base + index
+
+    def _add(self, record, span, **fields) -> P.Stmt:
+        # (called once the fields are compiled: a statement's nested blocks are numbered
+        # before it, so ids follow the order statements are finished in)
+        stmt = record(span=span, sid=self.stmt_base + len(self.stmts), **fields)
+        self.stmts.append(stmt)
+        return stmt
+
+    def stmt(self, s, scope: set) -> P.Stmt:
+        ex, add = self.ex, self._add
+        if isinstance(s, A.Let):
+            value = ex.expr(s.value, scope)
+            scope.add(s.name)
+            return add(P.LetStmt, s.span, name=s.name, value=value)
+        if isinstance(s, A.Assign):
+            value = ex.expr(s.value, scope)
+            return add(P.AssignStmt, s.span, target=self._target(s.target, scope), op=s.op, value=value)
+        if isinstance(s, A.CallStmt):
+            if s.call.name not in self.procs:
+                raise RuleError("E103", f"unknown procedure '{s.call.name}'", s.span)
+            return add(P.CallStmt, s.span, proc=s.call.name, args=[ex.expr(a, scope) for a in s.call.args])
+        if isinstance(s, A.Move):
+            cell = ex.expr(s.cell, scope) if s.cell is not None else None
+            return add(P.MoveStmt, s.span, what=ex.expr(s.what, scope), dest=ex.zone(s.dest, scope),
+                       place=s.place, cell=cell)
+        if isinstance(s, A.Draw):
+            return add(P.DrawStmt, s.span, count=ex.expr(s.count, scope), source=ex.zone(s.source, scope),
+                       dest=ex.zone(s.dest, scope))
+        if isinstance(s, A.Shuffle):
+            return add(P.ShuffleStmt, s.span, zone=ex.zone(s.zone, scope))
+        if isinstance(s, A.NextTurn):
+            return add(P.NextTurnStmt, s.span, player=ex.expr(s.player, scope))
+        if isinstance(s, A.EndGame):
+            winner = ex.expr(s.winner, scope) if s.winner is not None else None
+            return add(P.EndStmt, s.span, after_round=s.after_round, winner=winner)
+        if isinstance(s, A.Say):
+            return add(P.SayStmt, s.span, message=ex.expr(s.message, scope), kind=value_kind(s.message, self.d))
+        if isinstance(s, A.Break):
+            return add(P.BreakStmt, s.span)
+        if isinstance(s, A.Return):
+            return add(P.ReturnStmt, s.span)
+        if isinstance(s, A.Pass):
+            return add(P.PassStmt, s.span)
+        if isinstance(s, A.If):
+            branches = [(ex.expr(b.cond, scope), self.block(b.body, scope)) for b in s.branches]
+            orelse = self.block(s.orelse, scope) if s.orelse else None
+            return add(P.IfStmt, s.span, branches=branches, orelse=orelse)
+        if isinstance(s, A.For):
+            iterable = ex.expr(s.iterable, scope)
+            scope.add(s.var)
+            return add(P.ForStmt, s.span, var=s.var, items=iterable, body=self.block(s.body, scope))
+        if isinstance(s, A.While):
+            return add(P.WhileStmt, s.span, cond=ex.expr(s.cond, scope), body=self.block(s.body, scope))
+        if isinstance(s, A.Repeat):
+            count = ex.expr(s.count, scope) if s.count is not None else None
+            return add(P.RepeatStmt, s.span, count=count, body=self.block(s.body, scope))
+        if isinstance(s, A.Choose):
+            player = ex.expr(s.player, scope)
+            alts = self._alts(s.alternatives, scope, {})
+            timer = ex.expr(s.timer, scope, pure=True) if s.timer is not None else None
+            timeout = self.block(s.timeouts[0].body, scope) if s.timeouts else None
+            return add(P.ChooseStmt, s.span, player=player, alts=alts, timer=timer, timeout=timeout)
+        if isinstance(s, A.SecretChoose):
+            players = ex.expr(s.players, scope)
+            scope.add(s.var)
+            alts = self._alts(s.alternatives, scope, {s.var: "player"})
+            return add(P.SecretStmt, s.span, var=s.var, players=players, alts=alts)
+        raise RuleError("E003", f"cannot compile {type(s).__name__}", s.span)
+
+    def _typed(self, t) -> str:
+        """How a typed parameter is read: 'text', 'number', 'cell', 'list of text', or an enum's name."""
+        if isinstance(t, A.TypeList):
+            return "list of text"
+        return "number" if t.name == "int" else t.name
+
+    def _alts(self, alternatives, scope, kinds) -> list:
+        out = []
+        for alt in alternatives:
+            params = []
+            local_kinds = dict(kinds)
+            typed = [self._typed(p.type) for p in alt.params if p.domain is None] or None
+            for p in alt.params:
+                if p.domain is None:  # typed by a person: no list of values
+                    kind = _type_kind(p.type, self.d)
+                    params.append(Param(p.name, None, kind))
+                    local_kinds[p.name] = kind
+                    scope.add(p.name)
+                    continue
+                domain = self.ex.expr(p.domain, scope, pure=True)
+                kind = value_kind(p.domain, self.d, local_kinds)
+                local_kinds[p.name] = kind
+                params.append(Param(p.name, domain, kind))
+                scope.add(p.name)
+            pure = lambda e: self.ex.expr(e, scope, pure=True) if e is not None else None  # noqa: E731
+            guard = pure(alt.guard)
+            own = {p.name for p in alt.params}
+            fixed = typed is None and not any(own & A.names_in(p.domain) for p in alt.params)
+            listing = (self.ex.guard_filter(alt.guard, scope, [p.name for p in alt.params])
+                       if fixed and alt.guard is not None else None)
+            out.append(Alt(alt.name, params, alt.template, guard, self.block(alt.body, scope), alt.span,
+                           typed, pure(alt.suggest), pure(alt.refusal), fixed, listing, help=alt.help))
+        return out
+
+    def _target(self, t, scope) -> tuple:
+        """Where an assignment writes: (where, name, object or base target, position)."""
+        if isinstance(t, A.Name):
+            if t.name in scope:
+                return ("local", t.name, None)
+            if t.name == "start_player":
+                return ("start", None, None)
+            if t.name in self.d.global_vars:
+                return ("global", t.name, None)
+        if isinstance(t, A.Attribute):
+            obj = self.ex.expr(t.obj, scope)
+            if t.name in self.d.player_vars:
+                return ("pvar", t.name, obj)
+            if t.name in self.d.comp_states:
+                return ("cstate", t.name, obj)
+        if isinstance(t, A.Index):
+            return ("item", self._target(t.obj, scope), self.ex.expr(t.index, scope))
+        raise RuleError("E207", "only variables, player variables, component states and their "
+                        "list items can be changed", t.span)
+
+
+class Compiler(Statements):
+    """A checked GameFile -> Program."""
+
+    def __init__(self, game: A.GameFile, types: Optional[dict] = None):
+        d = Decls(types=types or {})
+        super().__init__(d, ExprCompiler(d), {})
+        self.game = game
 
     # declarations -----------------------------------------------------
     def compile(self):
@@ -133,7 +279,7 @@ class Compiler:
             max_players=players.high if players else 2,
             options=options, decls=self.d, tables=tables, kinds=kinds, zones=zones,
             global_vars=global_vars, player_vars=player_vars,
-            blocks=self.blocks, stmts=self.stmts, procs=procs,
+            blocks=tuple(self.blocks), stmts=tuple(self.stmts), procs=procs,
             setup=setup_block, phases=phases,
             score=(score.var, self.ex.expr(score.expr, {score.var})) if score else None,
             heuristic=(heuristic.var, self.ex.expr(heuristic.expr, {heuristic.var})) if heuristic else None,
@@ -144,8 +290,12 @@ class Compiler:
             publics=[(r.name, r.var, self.ex.expr(r.expr, {r.var}), value_kind(r.expr, self.d, {r.var: "player"}))
                      for r in publics],
         )
-        program.compiler = self  # scenarios compile their own snippets against the same names
         return program
+
+    def snippets(self, program: Program) -> "Snippets":
+        """A compiler of scenario snippets against `program`, keeping what they need from
+        this compile (the declarations, the procedures, the expression compiler)."""
+        return Snippets(self, program)
 
     def _table(self, t: A.TableDecl) -> Table:
         # A table from a CSV file arrives with its rows read in by the loader.
@@ -191,137 +341,35 @@ class Compiler:
             tuple(f.name for f in k.faces),
         )
 
-    # statements -------------------------------------------------------
-    def block(self, body: tuple, scope: set) -> int:
-        """Compile a block; `scope` is shared with nested blocks (function-level locals)."""
-        bid = len(self.blocks)
-        self.blocks.append(())
-        compiled = tuple(self.stmt(s, scope) for s in body)
-        self.blocks[bid] = compiled
-        return bid
 
-    def _add(self, stmt: Stmt) -> Stmt:
-        stmt.sid = len(self.stmts)
-        self.stmts.append(stmt)
-        return stmt
+# ---------------------------------------------------------------- snippets
 
-    def stmt(self, s, scope: set) -> Stmt:
-        ex = self.ex
-        if isinstance(s, A.Let):
-            value = ex.expr(s.value, scope)
-            scope.add(s.name)
-            return self._add(Stmt("let", s.span, s.name, value))
-        if isinstance(s, A.Assign):
-            return self._add(self._assign(s, scope))
-        if isinstance(s, A.CallStmt):
-            if s.call.name not in self.procs:
-                raise RuleError("E103", f"unknown procedure '{s.call.name}'", s.span)
-            return self._add(Stmt("call", s.span, s.call.name, [ex.expr(a, scope) for a in s.call.args]))
-        if isinstance(s, A.Move):
-            cell = ex.expr(s.cell, scope) if s.cell is not None else None
-            return self._add(Stmt("move", s.span, ex.expr(s.what, scope), ex.zone(s.dest, scope), s.place, cell))
-        if isinstance(s, A.Draw):
-            return self._add(Stmt("draw", s.span, ex.expr(s.count, scope), ex.zone(s.source, scope),
-                                  ex.zone(s.dest, scope)))
-        if isinstance(s, A.Shuffle):
-            return self._add(Stmt("shuffle", s.span, ex.zone(s.zone, scope)))
-        if isinstance(s, A.NextTurn):
-            return self._add(Stmt("next_turn", s.span, ex.expr(s.player, scope)))
-        if isinstance(s, A.EndGame):
-            winner = ex.expr(s.winner, scope) if s.winner is not None else None
-            return self._add(Stmt("end", s.span, s.after_round, winner))
-        if isinstance(s, A.Say):
-            return self._add(Stmt("say", s.span, ex.expr(s.message, scope), value_kind(s.message, self.d)))
-        if isinstance(s, A.Break):
-            return self._add(Stmt("break", s.span))
-        if isinstance(s, A.Return):
-            return self._add(Stmt("return", s.span))
-        if isinstance(s, A.Pass):
-            return self._add(Stmt("pass", s.span))
-        if isinstance(s, A.If):
-            branches = [(ex.expr(b.cond, scope), self.block(b.body, scope)) for b in s.branches]
-            orelse = self.block(s.orelse, scope) if s.orelse else None
-            return self._add(Stmt("if", s.span, branches, orelse))
-        if isinstance(s, A.For):
-            iterable = ex.expr(s.iterable, scope)
-            scope.add(s.var)
-            return self._add(Stmt("for", s.span, s.var, iterable, self.block(s.body, scope)))
-        if isinstance(s, A.While):
-            return self._add(Stmt("while", s.span, ex.expr(s.cond, scope), self.block(s.body, scope)))
-        if isinstance(s, A.Repeat):
-            count = ex.expr(s.count, scope) if s.count is not None else None
-            return self._add(Stmt("repeat", s.span, count, self.block(s.body, scope)))
-        if isinstance(s, A.Choose):
-            player = ex.expr(s.player, scope)
-            alts = self._alts(s.alternatives, scope, {})
-            # c: the timer's seconds (evaluated when the choice is reached); d: `on timeout:`
-            timer = ex.expr(s.timer, scope, pure=True) if s.timer is not None else None
-            timeout = self.block(s.timeouts[0].body, scope) if s.timeouts else None
-            return self._add(Stmt("choose", s.span, player, alts, timer, timeout))
-        if isinstance(s, A.SecretChoose):
-            players = ex.expr(s.players, scope)
-            scope.add(s.var)
-            alts = self._alts(s.alternatives, scope, {s.var: "player"})
-            return self._add(Stmt("secret", s.span, s.var, players, alts))
-        raise RuleError("E003", f"cannot compile {type(s).__name__}", s.span)
 
-    def _typed(self, t) -> str:
-        """How a typed parameter is read: 'text', 'number', 'cell', 'list of text', or an enum's name."""
-        if isinstance(t, A.TypeList):
-            return "list of text"
-        return "number" if t.name == "int" else t.name
+class Snippets:
+    """Compiles a scenario's expressions and statements against one compiled game.
 
-    def _alts(self, alternatives, scope, kinds) -> list:
-        out = []
-        for alt in alternatives:
-            params = []
-            local_kinds = dict(kinds)
-            typed = [self._typed(p.type) for p in alt.params if p.domain is None] or None
-            for p in alt.params:
-                if p.domain is None:  # typed by a person: no list of values
-                    kind = _type_kind(p.type, self.d)
-                    params.append(Param(p.name, None, kind))
-                    local_kinds[p.name] = kind
-                    scope.add(p.name)
-                    continue
-                domain = self.ex.expr(p.domain, scope, pure=True)
-                kind = value_kind(p.domain, self.d, local_kinds)
-                local_kinds[p.name] = kind
-                params.append(Param(p.name, domain, kind))
-                scope.add(p.name)
-            pure = lambda e: self.ex.expr(e, scope, pure=True) if e is not None else None  # noqa: E731
-            guard = pure(alt.guard)
-            own = {p.name for p in alt.params}
-            fixed = typed is None and not any(own & A.names_in(p.domain) for p in alt.params)
-            listing = (self.ex.guard_filter(alt.guard, scope, [p.name for p in alt.params])
-                       if fixed and alt.guard is not None else None)
-            out.append(Alt(alt.name, params, alt.template, guard, self.block(alt.body, scope), alt.span,
-                           typed, pure(alt.suggest), pure(alt.refusal), fixed, listing, help=alt.help))
-        return out
+    The game's Program is never changed: a snippet's blocks and statements are its own,
+    numbered after the Program's so the machine can run them beside the game's rules.
+    """
 
-    def _assign(self, s: A.Assign, scope) -> Stmt:
-        value = self.ex.expr(s.value, scope)
-        return Stmt("assign", s.span, self._target(s.target, scope), s.op, value)
+    def __init__(self, compiler: Compiler, program: Program):
+        self._d, self._ex, self._procs = compiler.d, compiler.ex, compiler.procs
+        self._blocks, self._stmts = len(program.blocks), len(program.stmts)
 
-    def _target(self, t, scope) -> tuple:
-        """Where an assignment writes: (where, name, object or base target, position)."""
-        if isinstance(t, A.Name):
-            if t.name in scope:
-                return ("local", t.name, None)
-            if t.name == "start_player":
-                return ("start", None, None)
-            if t.name in self.d.global_vars:
-                return ("global", t.name, None)
-        if isinstance(t, A.Attribute):
-            obj = self.ex.expr(t.obj, scope)
-            if t.name in self.d.player_vars:
-                return ("pvar", t.name, obj)
-            if t.name in self.d.comp_states:
-                return ("cstate", t.name, obj)
-        if isinstance(t, A.Index):
-            return ("item", self._target(t.obj, scope), self.ex.expr(t.index, scope))
-        raise RuleError("E207", "only variables, player variables, component states and their "
-                        "list items can be changed", t.span)
+    def expr(self, expr, names=()) -> Callable:
+        """An expression as a function of a context, seeing the local `names`."""
+        return self._ex.expr(expr, set(names))
+
+    def block(self, body: tuple, names=()) -> Snippet:
+        part = Statements(self._d, self._ex, self._procs, self._blocks, self._stmts)
+        entry = part.block(body, set(names))
+        return Snippet(entry, tuple(part.blocks), tuple(part.stmts))
+
+    @property
+    def source(self):
+        """The generated Python source of the game's expressions so far (for debugging and
+        tests): the SourceCompiler, with its `sources`, `generated` and `give_ups`."""
+        return self._ex.source
 
 
 # ---------------------------------------------------------------- small helpers

@@ -11,7 +11,7 @@ import re
 from typing import Dict, List, Optional
 
 from gamedsl.runtime.values import plain
-from gamedsl.errors import MoveError, OptionError, RuleError
+from gamedsl.errors import MoveError, OptionError, RuleError, UsageError
 from gamedsl.runtime.state import clone
 from gamedsl.runtime.ctx import Ctx
 from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
@@ -56,13 +56,16 @@ class Game:
     """A loaded, checked and compiled game."""
 
     def __init__(self, program, path: str = "<text>", sources: Optional[dict] = None,
-                 max_steps: int = DEFAULT_MAX_STEPS):
+                 max_steps: int = DEFAULT_MAX_STEPS, snippets=None):
         self.program = program
         self.path = path
         self.sources = sources or {}
         self._machine = Machine(program, max_steps=max_steps)
         self._templates: Dict[str, List[str]] = {}  # a move's template, split at its {slots}
         self.info = describe(program)
+        # Compiles a scenario's expressions and statements against this game (given by the
+        # pipeline, which keeps what the compile knew; the runtime never compiles).
+        self.snippets = snippets
 
     # ------------------------------------------------------------ facts
     @property
@@ -231,6 +234,11 @@ class Game:
         return self.program.write(value, kind, self.catalogue(state))
 
     # ------------------------------------------------------------ snippets (scenarios, tools)
+    def _snippets(self):
+        if self.snippets is None:
+            raise UsageError("this game was built without a snippet compiler: load it with gamedsl.load")
+        return self.snippets
+
     def run_statements(self, state: dict, body: tuple, names: Optional[dict] = None) -> dict:
         """The state after running rule statements (a scenario's `given:`) outside any turn.
 
@@ -238,15 +246,16 @@ class Game:
         ask for a choice. Raises RuleError; the given state is never changed.
         """
         names = dict(names or {})
-        block = self.program.compiler.block(body, set(names))
+        snippet = self._snippets().block(body, names)
+        machine = Machine(self.program, max_steps=self._machine.max_steps, snippet=snippet)
         new = clone(state)
         saved_pending, new["pending"] = new["pending"], None
         depth = len(new["stack"])
         was_over = new["flow"]["over"]
         new["flow"]["over"] = False
         new["stack"].append({"k": "act", "env": names})
-        new["stack"].append({"k": "blk", "b": block, "i": 0})
-        self._machine.run(new, stop_depth=depth)
+        new["stack"].append({"k": "blk", "b": snippet.entry, "i": 0})
+        machine.run(new, stop_depth=depth)
         if new["pending"] is not None:
             raise RuleError("E601", "these statements ask a player to choose; scenario set-ups cannot",
                             body[0].span if body else None)
@@ -258,7 +267,7 @@ class Game:
     def evaluate(self, state: dict, expr, names: Optional[dict] = None):
         """The value of an expression in `state` (read-only), with extra local names."""
         names = dict(names or {})
-        fn = self.program.compiler.ex.expr(expr, set(names))
+        fn = self._snippets().expr(expr, names)
         ctx = Ctx(self.program, state, names, self._machine.catalogue(state), pure=True)
         return fn(ctx)
 
@@ -269,8 +278,7 @@ class Game:
         stmt = self.program.stmts[state["pending"]["s"]] if state.get("pending") else None
         alt = None
         if stmt is not None:
-            alts = stmt.b if stmt.op == "choose" else stmt.c
-            alt = next((a for a in alts if a.name == move.get("alt")), None)
+            alt = next((a for a in stmt.alts if a.name == move.get("alt")), None)
         cat = self._machine.catalogue(state)
         if alt is None:
             return " ".join([str(move.get("alt"))] + [plain(a) for a in move.get("args", [])])

@@ -16,6 +16,7 @@ from __future__ import annotations
 from itertools import product
 from typing import List, Optional
 
+from gamedsl.runtime import program as P
 from gamedsl.runtime import rng
 from gamedsl.runtime.values import bounded, cell_key, check_cell, is_cell, is_number, plain, sized
 from gamedsl.errors import RuleError
@@ -30,8 +31,13 @@ _LOOPS = ("for", "while", "rep")
 
 
 class Machine:
-    def __init__(self, program, max_steps: int = DEFAULT_MAX_STEPS):
+    def __init__(self, program, max_steps: int = DEFAULT_MAX_STEPS, snippet=None):
         self.p = program
+        # the blocks and statements this machine runs: the game's, and a scenario snippet's
+        # after them (numbered so), which never join the Program itself
+        self.blocks, self.stmts = program.blocks, program.stmts
+        if snippet is not None:
+            self.blocks, self.stmts = program.blocks + snippet.blocks, program.stmts + snippet.stmts
         self.max_steps = max_steps
         self._drawn = 0   # components drawn in the current run(), counted against max_steps
         # The moves a `choose` listed to know it is not stuck, kept for the one listing of the
@@ -41,7 +47,15 @@ class Machine:
         self._last_catalogue = None
         self._statement_ctx = None
         self.observer = None  # an Observer (gamedsl/runtime/observer.py), or None
-        self.handlers = {name[3:]: getattr(self, name) for name in dir(self) if name.startswith("_x_")}
+        # each kind of statement record -> the method carrying it out
+        self.handlers = {
+            P.LetStmt: self._do_let, P.AssignStmt: self._do_assign, P.CallStmt: self._do_call,
+            P.MoveStmt: self._do_move, P.DrawStmt: self._do_draw, P.ShuffleStmt: self._do_shuffle,
+            P.NextTurnStmt: self._do_next_turn, P.EndStmt: self._do_end, P.SayStmt: self._do_say,
+            P.BreakStmt: self._do_break, P.ReturnStmt: self._do_return, P.PassStmt: self._do_pass,
+            P.IfStmt: self._do_if, P.ForStmt: self._do_for, P.WhileStmt: self._do_while,
+            P.RepeatStmt: self._do_repeat, P.ChooseStmt: self._do_choose, P.SecretStmt: self._do_secret,
+        }
 
     def observe(self, observer) -> None:
         """Tell `observer` (an Observer, or None to stop) what the rules do from now on."""
@@ -87,7 +101,7 @@ class Machine:
         self._drawn = 0
         stack = state["stack"]
         flow = state["flow"]
-        blocks, handlers, max_steps, observer = self.p.blocks, self.handlers, self.max_steps, self.observer
+        blocks, handlers, max_steps, observer = self.blocks, self.handlers, self.max_steps, self.observer
         while state["pending"] is None and not flow["over"]:
             if stop_depth is not None and len(stack) <= stop_depth:
                 return
@@ -111,7 +125,7 @@ class Machine:
                         self._runaway(state, stmt)
                     if observer is not None:
                         observer.statement(stmt.sid)
-                    handlers[stmt.op](state, stmt)
+                    handlers[stmt.__class__](state, stmt)
                     if not stack or stack[-1] is not frame or state["pending"] is not None or flow["over"]:
                         break
                 else:
@@ -126,31 +140,31 @@ class Machine:
                 else:
                     stack.pop()
             elif k == "while":
-                stmt = self.p.stmts[frame["s"]]
+                stmt = self.stmts[frame["s"]]
                 steps += 1
                 if steps > self.max_steps:
                     self._runaway(state, stmt)
-                if stmt.a(self.ctx(state)):
-                    stack.append({"k": "blk", "b": stmt.b, "i": 0})
+                if stmt.cond(self.ctx(state)):
+                    stack.append({"k": "blk", "b": stmt.body, "i": 0})
                 else:
                     stack.pop()
             elif k == "rep":
-                stmt = self.p.stmts[frame["s"]]
+                stmt = self.stmts[frame["s"]]
                 steps += 1
                 if steps > self.max_steps:
                     self._runaway(state, stmt)
                 if frame["left"] != 0:
                     if frame["left"] > 0:
                         frame["left"] -= 1
-                    stack.append({"k": "blk", "b": stmt.b, "i": 0})
+                    stack.append({"k": "blk", "b": stmt.body, "i": 0})
                 else:
                     stack.pop()
             elif k == "secret":
                 if frame["todo"]:
                     seat, move = frame["todo"].pop(0)
-                    stmt = self.p.stmts[frame["s"]]
-                    self.env(state)[stmt.a] = seat
-                    self._enter_alternative(state, stmt, stmt.c, move)
+                    stmt = self.stmts[frame["s"]]
+                    self.env(state)[stmt.var] = seat
+                    self._enter_alternative(state, stmt, stmt.alts, move)
                 else:
                     stack.pop()
 
@@ -159,7 +173,7 @@ class Machine:
         culprit = stmt
         for frame in reversed(state["stack"]):
             if frame["k"] in _LOOPS:
-                culprit = self.p.stmts[frame["s"]]
+                culprit = self.stmts[frame["s"]]
                 break
         raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a player: "
                         "this loop never ends?", culprit.span,
@@ -232,13 +246,13 @@ class Machine:
         state["stack"].append({"k": "blk", "b": block, "i": 0})
 
     # ------------------------------------------------------------ statements
-    def _x_let(self, state, s):
-        value = s.b(self.ctx(state))
+    def _do_let(self, state, s):
+        value = s.value(self.ctx(state))
         if isinstance(value, (str, list)):
             sized(value, s.span)
-        self.env(state)[s.a] = value
+        self.env(state)[s.name] = value
 
-    def _x_pass(self, state, s):
+    def _do_pass(self, state, s):
         pass
 
     def _slot(self, state, ctx, target, span):
@@ -270,63 +284,63 @@ class Machine:
             raise RuleError("E504", f"this component has no state '{name}'", span)
         return state["cstate"][name], comp
 
-    def _x_assign(self, state, s):
+    def _do_assign(self, state, s):
         ctx = self.ctx(state)
-        where = s.a[0]
-        value = s.c(ctx)
-        container, key = self._slot(state, ctx, s.a, s.span)
-        if s.b != "=":
+        where, op = s.target[0], s.op
+        value = s.value(ctx)
+        container, key = self._slot(state, ctx, s.target, s.span)
+        if op != "=":
             old = container[key]
             if not (is_number(old) and is_number(value)):
-                raise RuleError("E504", f"'{s.b}' needs numbers, not {plain(old)} and {plain(value)}", s.span)
-            value = bounded(old + value if s.b == "+=" else old - value if s.b == "-=" else old * value, s.span)
+                raise RuleError("E504", f"'{op}' needs numbers, not {plain(old)} and {plain(value)}", s.span)
+            value = bounded(old + value if op == "+=" else old - value if op == "-=" else old * value, s.span)
         if isinstance(value, (str, list)):
             sized(value, s.span)  # a text or list grown in steps (replace, flatten...) stops here
         if where == "start" and not (isinstance(value, int) and 0 <= value < state["n"]):
             raise RuleError("E504", "start_player must be a player", s.span)
         container[key] = value
 
-    def _x_call(self, state, s):
-        names, block = self.p.procs[s.a]
+    def _do_call(self, state, s):
+        names, block = self.p.procs[s.proc]
         stack = state["stack"]
         # (each activation is a frame: a short stack cannot hold 100 of them)
         if len(stack) > 100 and sum(1 for f in stack if f["k"] == "act") > 100:
-            raise RuleError("E502", f"procedure '{s.a}' calls itself more than 100 deep", s.span)
-        if s.b:
+            raise RuleError("E502", f"procedure '{s.proc}' calls itself more than 100 deep", s.span)
+        if s.args:
             ctx = self.ctx(state)
-            env = {name: a(ctx) for name, a in zip(names, s.b)}
+            env = {name: a(ctx) for name, a in zip(names, s.args)}
         else:
             env = {}
         self._activate(state, block, env)
 
-    def _x_if(self, state, s):
+    def _do_if(self, state, s):
         ctx = self.ctx(state)
-        for cond, block in s.a:
+        for cond, block in s.branches:
             if cond(ctx):
                 state["stack"].append({"k": "blk", "b": block, "i": 0})
                 return
-        if s.b is not None:
-            state["stack"].append({"k": "blk", "b": s.b, "i": 0})
+        if s.orelse is not None:
+            state["stack"].append({"k": "blk", "b": s.orelse, "i": 0})
 
-    def _x_for(self, state, s):
-        items = s.b(self.ctx(state))
+    def _do_for(self, state, s):
+        items = s.items(self.ctx(state))
         if not isinstance(items, list):
             raise RuleError("E504", f"'for' needs a list, not {plain(items)}", s.span)
-        state["stack"].append({"k": "for", "s": s.sid, "b": s.c, "var": s.a, "items": list(items), "n": 0})
+        state["stack"].append({"k": "for", "s": s.sid, "b": s.body, "var": s.var, "items": list(items), "n": 0})
 
-    def _x_while(self, state, s):
+    def _do_while(self, state, s):
         state["stack"].append({"k": "while", "s": s.sid})
 
-    def _x_repeat(self, state, s):
+    def _do_repeat(self, state, s):
         left = -1
-        if s.a is not None:
-            n = s.a(self.ctx(state))
+        if s.count is not None:
+            n = s.count(self.ctx(state))
             if not is_number(n):
                 raise RuleError("E504", f"'repeat' needs a number, not {plain(n)}", s.span)
             left = max(0, int(n))
         state["stack"].append({"k": "rep", "s": s.sid, "left": left})
 
-    def _x_break(self, state, s):
+    def _do_break(self, state, s):
         stack = state["stack"]
         while stack and stack[-1]["k"] not in _LOOPS:
             if stack[-1]["k"] == "act":
@@ -335,35 +349,35 @@ class Machine:
         if stack:
             stack.pop()
 
-    def _x_return(self, state, s):
+    def _do_return(self, state, s):
         stack = state["stack"]
         while stack and stack[-1]["k"] != "act":
             stack.pop()
         if stack:
             stack.pop()
 
-    def _x_end(self, state, s):
+    def _do_end(self, state, s):
         flow = state["flow"]
-        if s.a:
+        if s.after_round:
             flow["after_round"] = True
             return
-        if s.b is not None:
-            winner = s.b(self.ctx(state))
+        if s.winner is not None:
+            winner = s.winner(self.ctx(state))
             if not (isinstance(winner, int) and 0 <= winner < state["n"]):
                 raise RuleError("E504", "the winner must be a player", s.span)
             flow["winner"] = winner
         flow["over"] = True
         state["stack"].clear()
 
-    def _x_next_turn(self, state, s):
-        p = s.a(self.ctx(state))
+    def _do_next_turn(self, state, s):
+        p = s.player(self.ctx(state))
         if not (isinstance(p, int) and 0 <= p < state["n"]):
             raise RuleError("E504", "'next turn' needs a player", s.span)
         state["flow"]["next"] = p
 
-    def _x_say(self, state, s):
+    def _do_say(self, state, s):
         ctx = self.ctx(state)
-        state["said"].append(self.p.write(s.a(ctx), s.b, ctx.cat))
+        state["said"].append(self.p.write(s.message(ctx), s.kind, ctx.cat))
 
     # zones ---------------------------------------------------------------
     def _zone_list(self, state, zone, span):
@@ -462,24 +476,24 @@ class Machine:
                 raise RuleError("E504", f"only components can be moved, not {plain(c)}", span)
         return items
 
-    def _x_move(self, state, s):
+    def _do_move(self, state, s):
         ctx = self.ctx(state)
-        comps = self._components(s.a(ctx), ctx.cat, s.span)
-        zone = s.b(ctx)
-        cell = s.d(ctx) if s.d is not None else None
-        if s.c == "top":
+        comps = self._components(s.what(ctx), ctx.cat, s.span)
+        zone = s.dest(ctx)
+        cell = s.cell(ctx) if s.cell is not None else None
+        if s.place == "top":
             comps = list(reversed(comps))  # the first named ends on top
         if len(comps) > 1 and cell is not None:
             raise RuleError("E504", "only one component fits on a cell", s.span)
         for comp in comps:
-            self._put(state, comp, zone, s.c, cell, s.span, ctx.cat)
+            self._put(state, comp, zone, s.place, cell, s.span, ctx.cat)
 
-    def _x_draw(self, state, s):
+    def _do_draw(self, state, s):
         ctx = self.ctx(state)
-        n = s.a(ctx)
+        n = s.count(ctx)
         if not is_number(n):
             raise RuleError("E504", f"'draw' needs a number, not {plain(n)}", s.span)
-        src, dst = s.b(ctx), s.c(ctx)
+        src, dst = s.source(ctx), s.dest(ctx)
         info = self.p.zones[src[0]]
         if info.grid:  # (the checker refuses it in rules; a scenario's given: is not checked)
             raise RuleError("E504", f"cannot draw from '{src[0]}': it is a grid", s.span)
@@ -502,28 +516,28 @@ class Machine:
                 break
             self._put(state, pile[0], dst, "end", None, s.span, ctx.cat)
 
-    def _x_shuffle(self, state, s):
-        zone = s.a(self.ctx(state))
+    def _do_shuffle(self, state, s):
+        zone = s.zone(self.ctx(state))
         z = self._zone_list(state, zone, s.span)
         if isinstance(z, dict):
             raise RuleError("E504", "a grid cannot be shuffled", s.span)
         rng.shuffle(state, z)
 
     # choices -------------------------------------------------------------
-    def _x_choose(self, state, s):
+    def _do_choose(self, state, s):
         ctx = self.ctx(state)
-        player = s.a(ctx)
+        player = s.player(ctx)
         if not (isinstance(player, int) and 0 <= player < state["n"]):
             raise RuleError("E504", f"'choose by' needs a player, not {plain(player)}", s.span)
         state["pending"] = {"s": s.sid, "players": [player]}
-        if s.c is not None:
-            seconds = s.c(ctx)
+        if s.timer is not None:
+            seconds = s.timer(ctx)
             if not (is_number(seconds) and seconds > 0):
                 state["pending"] = None
                 raise RuleError("E504", f"a timer needs a number of seconds above 0, not {plain(seconds)}",
                                 s.span)
             state["pending"]["timer"] = seconds
-        if any(alt.typed is not None for alt in s.b):
+        if any(alt.typed is not None for alt in s.alts):
             # a typed move's suggestions may be a bot's whole search: the first one will do
             listed = self.moves_for(state, player, first_only=True)
         else:
@@ -540,9 +554,9 @@ class Machine:
             raise RuleError("E503", f"P{player + 1} has no legal move here", s.span,
                             "add an alternative that is always possible (e.g. pass)")
 
-    def _x_secret(self, state, s):
+    def _do_secret(self, state, s):
         ctx = self.ctx(state)
-        players = s.b(ctx)
+        players = s.players(ctx)
         if not isinstance(players, list) or not all(isinstance(p, int) and 0 <= p < state["n"] for p in players):
             raise RuleError("E504", "'choose secretly by each' needs a list of players", s.span)
         if not players:
@@ -559,12 +573,11 @@ class Machine:
         pending = state["pending"]
         if pending is None or seat not in pending["players"] or str(seat) in pending.get("got", {}):
             return None
-        stmt = self.p.stmts[pending["s"]]
+        stmt = self.stmts[pending["s"]]
         env = dict(self.env(state))
-        if stmt.op == "secret":
-            env[stmt.a] = seat
-            return stmt.c, env
-        return stmt.b, env
+        if stmt.secret:
+            env[stmt.var] = seat
+        return stmt.alts, env
 
     def moves_for(self, state, seat: int, first_only: bool = False, suggestions: bool = True) -> list:
         """Every legal move of `seat` at the pending decision, in the rules' order (with
@@ -807,9 +820,7 @@ class Machine:
         pending = state["pending"]
         if pending is None or seat not in pending["players"]:
             return []
-        stmt = self.p.stmts[pending["s"]]
-        alts = stmt.c if stmt.op == "secret" else stmt.b
-        return [a for a in alts if a.typed is not None]
+        return [a for a in self.stmts[pending["s"]].alts if a.typed is not None]
 
     def timer(self, state: dict, seat: int):
         """The seconds on the clock of the choice `seat` must make now; None if it has none."""
@@ -820,13 +831,13 @@ class Machine:
     def submit(self, state: dict, move: dict) -> None:
         """Carry out a legal move (already validated) and run on."""
         pending = state["pending"]
-        stmt = self.p.stmts[pending["s"]]
+        stmt = self.stmts[pending["s"]]
         if move["alt"] == TIMEOUT:
             state["pending"] = None
-            state["stack"].append({"k": "blk", "b": stmt.d, "i": 0})
-        elif stmt.op == "choose":
+            state["stack"].append({"k": "blk", "b": stmt.timeout, "i": 0})
+        elif not stmt.secret:
             state["pending"] = None
-            self._enter_alternative(state, stmt, stmt.b, move)
+            self._enter_alternative(state, stmt, stmt.alts, move)
         else:
             pending["got"][str(move["seat"])] = move
             if len(pending["got"]) < len(pending["players"]):

@@ -96,14 +96,183 @@ class VarInfo:
     kind: str = "value"
 
 
+# ---------------------------------------------------------------- compiled statements
+#
+# One record class per kind of statement, with named fields. Every statement keeps its span
+# (for diagnostics) and a stable id `sid` (its index in Program.stmts: a frame of the state
+# names a loop or a pending choice by it). The machine dispatches on the record's class.
+# `keyword` is the statement's name in reports (coverage), never used to dispatch.
+
+
+@attrs.define(eq=False)
 class Stmt:
-    """One compiled statement: `op` names the machine's handler; the rest are its operands."""
+    span: Span
+    sid: int
 
-    __slots__ = ("op", "span", "sid", "a", "b", "c", "d", "e")
+    keyword = "statement"
 
-    def __init__(self, op, span, a=None, b=None, c=None, d=None, e=None):
-        self.op, self.span, self.sid = op, span, -1
-        self.a, self.b, self.c, self.d, self.e = a, b, c, d, e
+    def nested_blocks(self) -> list:
+        """The blocks directly inside this statement (branches, loop bodies, alternatives)."""
+        return []
+
+
+@attrs.define(eq=False)
+class LetStmt(Stmt):
+    name: str
+    value: Callable
+    keyword = "let"
+
+
+@attrs.define(eq=False)
+class AssignStmt(Stmt):
+    target: tuple        # (where, name, object or base target[, position]): see Compiler._target
+    op: str              # "=", "+=", "-=", "*="
+    value: Callable
+    keyword = "assign"
+
+
+@attrs.define(eq=False)
+class CallStmt(Stmt):
+    proc: str
+    args: list
+    keyword = "call"
+
+
+@attrs.define(eq=False)
+class MoveStmt(Stmt):
+    what: Callable
+    dest: Callable       # ctx -> (zone name, owner or -1)
+    place: Optional[str]  # "top", or None/"end" for the bottom
+    cell: Optional[Callable]
+    keyword = "move"
+
+
+@attrs.define(eq=False)
+class DrawStmt(Stmt):
+    count: Callable
+    source: Callable
+    dest: Callable
+    keyword = "draw"
+
+
+@attrs.define(eq=False)
+class ShuffleStmt(Stmt):
+    zone: Callable
+    keyword = "shuffle"
+
+
+@attrs.define(eq=False)
+class NextTurnStmt(Stmt):
+    player: Callable
+    keyword = "next_turn"
+
+
+@attrs.define(eq=False)
+class EndStmt(Stmt):
+    after_round: bool
+    winner: Optional[Callable]
+    keyword = "end"
+
+
+@attrs.define(eq=False)
+class SayStmt(Stmt):
+    message: Callable
+    kind: str            # how the value is written: "player", "component", "cell" or "value"
+    keyword = "say"
+
+
+@attrs.define(eq=False)
+class BreakStmt(Stmt):
+    keyword = "break"
+
+
+@attrs.define(eq=False)
+class ReturnStmt(Stmt):
+    keyword = "return"
+
+
+@attrs.define(eq=False)
+class PassStmt(Stmt):
+    keyword = "pass"
+
+
+@attrs.define(eq=False)
+class IfStmt(Stmt):
+    branches: list       # (condition, block)
+    orelse: Optional[int]
+    keyword = "if"
+
+    def nested_blocks(self) -> list:
+        return [b for _, b in self.branches] + ([self.orelse] if self.orelse is not None else [])
+
+
+@attrs.define(eq=False)
+class ForStmt(Stmt):
+    var: str
+    items: Callable
+    body: int
+    keyword = "for"
+
+    def nested_blocks(self) -> list:
+        return [self.body]
+
+
+@attrs.define(eq=False)
+class WhileStmt(Stmt):
+    cond: Callable
+    body: int
+    keyword = "while"
+
+    def nested_blocks(self) -> list:
+        return [self.body]
+
+
+@attrs.define(eq=False)
+class RepeatStmt(Stmt):
+    count: Optional[Callable]   # None: for ever (until a break)
+    body: int
+    keyword = "repeat"
+
+    def nested_blocks(self) -> list:
+        return [self.body]
+
+
+@attrs.define(eq=False)
+class ChooseStmt(Stmt):
+    player: Callable
+    alts: list
+    timer: Optional[Callable]    # the timer's seconds, evaluated when the choice is reached
+    timeout: Optional[int]       # the `on timeout:` block
+    keyword = "choose"
+    secret = False
+
+    def nested_blocks(self) -> list:
+        return [a.body for a in self.alts] + ([self.timeout] if self.timeout is not None else [])
+
+
+@attrs.define(eq=False)
+class SecretStmt(Stmt):
+    var: str             # the name each seat's own alternatives see it by
+    players: Callable
+    alts: list
+    keyword = "secret"
+    secret = True
+
+    def nested_blocks(self) -> list:
+        return [a.body for a in self.alts]
+
+
+CHOICES = (ChooseStmt, SecretStmt)
+
+
+@attrs.define(eq=False)
+class Snippet:
+    """Statements compiled outside the game's rules (a scenario's `given:`): their own blocks
+    and statements, numbered after the Program's, run against it without changing it."""
+
+    entry: int
+    blocks: tuple
+    stmts: tuple
 
 
 @attrs.define
@@ -178,7 +347,6 @@ class Program:
     heuristic: Optional[Tuple[str, Callable]] = None   # `heuristic of p:` (bots), else None
     _catalogues: dict = attrs.Factory(dict)
     _last_catalogue: Optional[tuple] = None
-    compiler: object = None
 
     def grid_size(self, zone: str):
         return self.zones[zone].size

@@ -12,9 +12,10 @@ lists what never happened in a whole run, for the designer's report.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Dict, List
+from typing import Dict
 
 from gamedsl.runtime.observer import Observer
+from gamedsl.runtime.program import CHOICES
 
 _COUNTED = ("stmts", "alts", "phases", "comps", "rows")
 
@@ -66,21 +67,6 @@ def merge(total: dict, part: dict) -> dict:
 # ---------------------------------------------------------------- what never fired
 
 
-def _nested_blocks(stmt) -> List[int]:
-    """The blocks directly inside a statement (branches, loop bodies, alternatives)."""
-    if stmt.op == "if":
-        return [b for _, b in stmt.a] + ([stmt.b] if stmt.b is not None else [])
-    if stmt.op == "for":
-        return [stmt.c]
-    if stmt.op in ("while", "repeat"):
-        return [stmt.b]
-    if stmt.op == "choose":
-        return [a.body for a in stmt.b] + ([stmt.d] if stmt.d is not None else [])
-    if stmt.op == "secret":
-        return [a.body for a in stmt.c]
-    return []
-
-
 def _where(span) -> str:
     return f"{span.file}:{span.line}"
 
@@ -102,19 +88,18 @@ def never_fired(game, counts: dict, players: int, options: dict) -> Dict[str, li
     inside_dead = set()
     for st in program.stmts:
         if not stmts.get(str(st.sid)):
-            inside_dead.update(_nested_blocks(st))
-        elif st.op in ("choose", "secret"):  # an alternative never chosen is reported as a choice
-            inside_dead.update(a.body for a in (st.b if st.op == "choose" else st.c)
-                               if not alts.get(f"{st.sid}:{a.name}"))
-            if st.op == "choose" and st.d is not None:
-                inside_dead.add(st.d)  # bots never let time run out: `on timeout` is not news
+            inside_dead.update(st.nested_blocks())
+        elif isinstance(st, CHOICES):  # an alternative never chosen is reported as a choice
+            inside_dead.update(a.body for a in st.alts if not alts.get(f"{st.sid}:{a.name}"))
+            if not st.secret and st.timeout is not None:
+                inside_dead.add(st.timeout)  # bots never let time run out: `on timeout` is not news
     # A block inside a dead statement is dead with it; so are blocks nested in those.
     changed = True
     while changed:
         changed = False
         for b in list(inside_dead):
             for st in program.blocks[b]:
-                for inner in _nested_blocks(st):
+                for inner in st.nested_blocks():
                     if inner not in inside_dead:
                         inside_dead.add(inner)
                         changed = True
@@ -127,13 +112,13 @@ def never_fired(game, counts: dict, players: int, options: dict) -> Dict[str, li
                 run.append(st)
                 continue
             if run:
-                out["rules"].append({"at": _where(run[0].span), "statement": run[0].op,
+                out["rules"].append({"at": _where(run[0].span), "statement": run[0].keyword,
                                      "statements": len(run), "text": _source_line(game, run[0].span)})
                 run = []
     for st in program.stmts:
-        if st.op not in ("choose", "secret") or not stmts.get(str(st.sid)):
+        if not isinstance(st, CHOICES) or not stmts.get(str(st.sid)):
             continue  # a choice never reached is reported as a rule
-        for alt in (st.b if st.op == "choose" else st.c):
+        for alt in st.alts:
             if not alts.get(f"{st.sid}:{alt.name}"):
                 out["choices"].append({"alternative": alt.name, "at": _where(alt.span)})
     cat = program.catalogue(players, options)

@@ -60,7 +60,7 @@ def test_every_game_plays_the_same_with_generated_code(path, moves, monkeypatch)
     generated = _load(path, True, monkeypatch)
     for seed in (1, 2):
         assert _trajectory(generated, seed, moves) == _trajectory(closures, seed, moves)
-    source = generated.program.compiler.ex.source
+    source = generated.snippets.source
     assert source is not None and source.generated > 0
     # the generated code ran these games itself: it never had to leave one to the closures
     assert source.give_ups == 0
@@ -128,7 +128,7 @@ def test_generated_values(text, value, tmp_path, monkeypatch):
         game = _load(str(path), generate, monkeypatch)
         values.append(game.evaluate(game.new_game(2), parse_expression(text)))
     assert values == [value, value]
-    assert game.program.compiler.ex.source.give_ups == 0
+    assert game.snippets.source.give_ups == 0
 
 
 PICK = '''
@@ -167,7 +167,7 @@ def test_a_choice_lists_the_same_moves_through_its_generated_guard(tmp_path, mon
         listings.append(seen)
     assert listings[1] == listings[0]
     assert listings[0][0] == [[1, 0], [1, 1], [3, 1], [3, 2]]  # a + b != 3, a != 2
-    assert game.program.compiler.ex.source.give_ups == 0
+    assert game.snippets.source.give_ups == 0
 
 
 @pytest.mark.parametrize("guard,lists", [

@@ -6,6 +6,7 @@ import pytest
 
 from gamedsl.errors import GameError
 from gamedsl.errors import OptionError
+from gamedsl.runtime.program import ChooseStmt
 from gamedsl.runtime.state import clone
 from gamedsl.errors import MoveError, RuleError
 from gamedsl.pipeline import load
@@ -323,7 +324,7 @@ def test_moves_are_listed_in_order_whether_or_not_a_choice_depends_on_another(tm
     # `pick` lists b for each a (b's choices name a); `both` and `none_left` are the product of
     # choices computed once, `both` filtered by its guard, `none_left` empty by its first list
     g = game_from(PAIRS, tmp_path)
-    fixed = {a.name: a.fixed for st in g.program.stmts if st.op == "choose" for a in st.b}
+    fixed = {a.name: a.fixed for st in g.program.stmts if isinstance(st, ChooseStmt) for a in st.alts}
     assert fixed == {"pick": False, "both": True, "none_left": True}
     s = g.new_game(2)
     moves = [(m["alt"], m["args"]) for m in g.legal_moves(s)]
@@ -424,3 +425,24 @@ def test_full_width_digits_and_signs_are_read_as_ascii():
     from gamedsl.runtime.game import halfwidth
     assert halfwidth("place １ at ２，－３　right claim き＊") == "place 1 at 2,-3 right claim き*"
     assert halfwidth("ねこ、いぬ") == "ねこ、いぬ"
+
+
+def test_scenario_snippets_leave_the_compiled_program_as_it_was(tmp_path):
+    """A scenario's statements and expressions are compiled on their own, beside the game's
+    Program: they run against it but never add to it."""
+    import textwrap
+
+    from gamedsl.syntax.parser import parse
+
+    g = game_from(COUNTER, tmp_path)
+    blocks, stmts = g.program.blocks, g.program.stmts
+    tree, errors = parse("setup:\n" + textwrap.indent("current.total = 5\nfor i in [1, 2]:\n  current.total += i\n", "  "), "<given>")
+    assert not errors
+    state = g.new_game(2, seed=1)
+    before = dump(state)
+    after = g.run_statements(state, tree.decls[0].body)
+    assert after["pvars"]["total"][0] == 8 and dump(state) == before
+    score, errors = parse("score of p: current.total * 2\n", "<expr>")
+    assert g.evaluate(after, score.decls[0].expr) == 16
+    assert g.program.blocks is blocks and g.program.stmts is stmts
+    assert not hasattr(g.program, "compiler")

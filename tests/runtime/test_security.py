@@ -135,7 +135,7 @@ def test_texts_in_generated_code_stay_texts(tmp_path, monkeypatch):
     game = load(str(path))
     state = game.new_game(2)
     assert game.scores(state) == [len(payload) + 3] * 2
-    source = game.program.compiler.ex.source
+    source = game.snippets.source
     assert source.generated > 0 and source.give_ups == 0
     assert not any("touch" in text for text in source.sources.values())
     assert not (tmp_path / "pwned").exists()

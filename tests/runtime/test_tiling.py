@@ -429,7 +429,7 @@ def test_word_lines_answer_alike_within_a_listing_after_word_placements(wordy, c
         return ctx
 
     def value(ctx, text):
-        return wordy.program.compiler.ex.expr(_expr(text), set())(ctx)
+        return wordy.snippets.expr(_expr(text))(ctx)
 
     ctx = listing_ctx()
     found = value(ctx, "word_placements(dict, board, [tx()], 2, 4)")
