@@ -15,6 +15,7 @@ from gamedsl.errors import MoveError, OptionError, RuleError, UsageError
 from gamedsl.runtime.state import clone
 from gamedsl.runtime.ctx import Ctx
 from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
+from gamedsl.runtime.compiled import CompiledMachine
 from gamedsl.runtime.machine import TIMEOUT, Machine
 
 TIMEOUT_TEXT = "time ran out"  # how the timeout move is written (logs, the terminal, scenarios)
@@ -54,11 +55,18 @@ class Game:
     """A loaded, checked and compiled game."""
 
     def __init__(self, program, path: str = "<text>", sources: Optional[dict] = None,
-                 max_steps: int = DEFAULT_MAX_STEPS, snippets=None):
+                 max_steps: int = DEFAULT_MAX_STEPS, snippets=None, blocks=None):
         self.program = program
         self.path = path
         self.sources = sources or {}
-        self.machine = Machine(program, max_steps=max_steps)
+        # `blocks`: the factory of the game's generated block functions (the compiling back
+        # end); without it the interpreter runs the rules
+        if blocks is not None:
+            self.machine = CompiledMachine(program, blocks, max_steps=max_steps)
+            self.backend = "compiled"
+        else:
+            self.machine = Machine(program, max_steps=max_steps)
+            self.backend = "interpreter"
         self._templates: Dict[str, List[str]] = {}  # a move's template, split at its {slots}
         # Compiles a scenario's expressions and statements against this game (given by the
         # pipeline, which keeps what the compile knew; the runtime never compiles).

@@ -56,6 +56,9 @@ class Machine:
             P.RepeatStmt: self._do_repeat, P.ChooseStmt: self._do_choose, P.SecretStmt: self._do_secret,
         }
 
+    def interpret_only(self) -> None:
+        """Run every statement through `handlers` (this machine always does)."""
+
     # ------------------------------------------------------------ state helpers
     def ctx(self, state, env=None, pure=False) -> Ctx:
         if env is None:
@@ -100,7 +103,7 @@ class Machine:
             if stop_depth is not None and len(stack) <= stop_depth:
                 return
             if not stack:
-                self._advance_flow(state)
+                self.advance_flow(state)
                 continue
             frame = stack[-1]
             k = frame["k"]
@@ -116,8 +119,8 @@ class Machine:
                     frame["i"] = i
                     steps += 1
                     if steps > max_steps:
-                        self._runaway(state, stmt)
-                    handlers[stmt.__class__](state, stmt)
+                        self.runaway(state, stmt)
+                    handlers[stmt.__class__](state, self.ctx(state), stmt)
                     if not stack or stack[-1] is not frame or state["pending"] is not None or flow["over"]:
                         break
                 else:
@@ -135,7 +138,7 @@ class Machine:
                 stmt = self.stmts[frame["s"]]
                 steps += 1
                 if steps > self.max_steps:
-                    self._runaway(state, stmt)
+                    self.runaway(state, stmt)
                 if stmt.cond(self.ctx(state)):
                     stack.append({"k": "blk", "b": stmt.body, "i": 0})
                 else:
@@ -144,7 +147,7 @@ class Machine:
                 stmt = self.stmts[frame["s"]]
                 steps += 1
                 if steps > self.max_steps:
-                    self._runaway(state, stmt)
+                    self.runaway(state, stmt)
                 if frame["left"] != 0:
                     if frame["left"] > 0:
                         frame["left"] -= 1
@@ -156,11 +159,11 @@ class Machine:
                     seat, move = frame["todo"].pop(0)
                     stmt = self.stmts[frame["s"]]
                     self.env(state)[stmt.var] = seat
-                    self._enter_alternative(state, stmt.alts, move)
+                    self.enter_alternative(state, stmt.alts, move)
                 else:
                     stack.pop()
 
-    def _runaway(self, state, stmt):
+    def runaway(self, state, stmt):
         """The step budget is spent: blame the innermost loop (or the procedure calling itself)."""
         culprit = stmt
         for frame in reversed(state["stack"]):
@@ -172,7 +175,7 @@ class Machine:
                         "check the loop's condition, or raise the step budget (--max-steps)")
 
     # ------------------------------------------------------------ flow: setup, phases, turns
-    def _advance_flow(self, state: dict) -> None:
+    def advance_flow(self, state: dict) -> None:
         flow, p = state["flow"], self.p
         stage = flow["stage"]
         if stage == "new":
@@ -236,13 +239,13 @@ class Machine:
         state["stack"].append({"k": "blk", "b": block, "i": 0})
 
     # ------------------------------------------------------------ statements
-    def _do_let(self, state, s):
-        value = s.value(self.ctx(state))
+    def _do_let(self, state, ctx, s):
+        value = s.value(ctx)
         if isinstance(value, (str, list)):
             sized(value, s.span)
         self.env(state)[s.name] = value
 
-    def _do_pass(self, state, s):
+    def _do_pass(self, state, ctx, s):
         pass
 
     def _slot(self, state, ctx, target, span):
@@ -274,8 +277,7 @@ class Machine:
             raise RuleError("E504", f"this component has no state '{name}'", span)
         return state["cstate"][name], comp
 
-    def _do_assign(self, state, s):
-        ctx = self.ctx(state)
+    def _do_assign(self, state, ctx, s):
         where, op = s.target[0], s.op
         value = s.value(ctx)
         container, key = self._slot(state, ctx, s.target, s.span)
@@ -290,21 +292,19 @@ class Machine:
             raise RuleError("E504", "start_player must be a player", s.span)
         container[key] = value
 
-    def _do_call(self, state, s):
+    def _do_call(self, state, ctx, s):
         names, block = self.p.procs[s.proc]
         stack = state["stack"]
         # (each activation is a frame: a short stack cannot hold 100 of them)
         if len(stack) > 100 and sum(1 for f in stack if f["k"] == "act") > 100:
             raise RuleError("E502", f"procedure '{s.proc}' calls itself more than 100 deep", s.span)
         if s.args:
-            ctx = self.ctx(state)
             env = {name: a(ctx) for name, a in zip(names, s.args)}
         else:
             env = {}
         self._activate(state, block, env)
 
-    def _do_if(self, state, s):
-        ctx = self.ctx(state)
+    def _do_if(self, state, ctx, s):
         for cond, block in s.branches:
             if cond(ctx):
                 state["stack"].append({"k": "blk", "b": block, "i": 0})
@@ -312,25 +312,25 @@ class Machine:
         if s.orelse is not None:
             state["stack"].append({"k": "blk", "b": s.orelse, "i": 0})
 
-    def _do_for(self, state, s):
-        items = s.items(self.ctx(state))
+    def _do_for(self, state, ctx, s):
+        items = s.items(ctx)
         if not isinstance(items, list):
             raise RuleError("E504", f"'for' needs a list, not {plain(items)}", s.span)
         state["stack"].append({"k": "for", "s": s.sid, "b": s.body, "var": s.var, "items": list(items), "n": 0})
 
-    def _do_while(self, state, s):
+    def _do_while(self, state, ctx, s):
         state["stack"].append({"k": "while", "s": s.sid})
 
-    def _do_repeat(self, state, s):
+    def _do_repeat(self, state, ctx, s):
         left = -1
         if s.count is not None:
-            n = s.count(self.ctx(state))
+            n = s.count(ctx)
             if not is_number(n):
                 raise RuleError("E504", f"'repeat' needs a number, not {plain(n)}", s.span)
             left = max(0, int(n))
         state["stack"].append({"k": "rep", "s": s.sid, "left": left})
 
-    def _do_break(self, state, s):
+    def _do_break(self, state, ctx, s):
         stack = state["stack"]
         while stack and stack[-1]["k"] not in _LOOPS:
             if stack[-1]["k"] == "act":
@@ -339,34 +339,33 @@ class Machine:
         if stack:
             stack.pop()
 
-    def _do_return(self, state, s):
+    def _do_return(self, state, ctx, s):
         stack = state["stack"]
         while stack and stack[-1]["k"] != "act":
             stack.pop()
         if stack:
             stack.pop()
 
-    def _do_end(self, state, s):
+    def _do_end(self, state, ctx, s):
         flow = state["flow"]
         if s.after_round:
             flow["after_round"] = True
             return
         if s.winner is not None:
-            winner = s.winner(self.ctx(state))
+            winner = s.winner(ctx)
             if not (isinstance(winner, int) and 0 <= winner < state["n"]):
                 raise RuleError("E504", "the winner must be a player", s.span)
             flow["winner"] = winner
         flow["over"] = True
         state["stack"].clear()
 
-    def _do_next_turn(self, state, s):
-        p = s.player(self.ctx(state))
+    def _do_next_turn(self, state, ctx, s):
+        p = s.player(ctx)
         if not (isinstance(p, int) and 0 <= p < state["n"]):
             raise RuleError("E504", "'next turn' needs a player", s.span)
         state["flow"]["next"] = p
 
-    def _do_say(self, state, s):
-        ctx = self.ctx(state)
+    def _do_say(self, state, ctx, s):
         state["said"].append(self.p.write(s.message(ctx), s.kind, ctx.cat))
 
     # zones ---------------------------------------------------------------
@@ -464,8 +463,7 @@ class Machine:
                 raise RuleError("E504", f"only components can be moved, not {plain(c)}", span)
         return items
 
-    def _do_move(self, state, s):
-        ctx = self.ctx(state)
+    def _do_move(self, state, ctx, s):
         comps = self._components(s.what(ctx), ctx.cat, s.span)
         zone = s.dest(ctx)
         cell = s.cell(ctx) if s.cell is not None else None
@@ -476,8 +474,7 @@ class Machine:
         for comp in comps:
             self._put(state, comp, zone, s.place, cell, s.span, ctx.cat)
 
-    def _do_draw(self, state, s):
-        ctx = self.ctx(state)
+    def _do_draw(self, state, ctx, s):
         n = s.count(ctx)
         if not is_number(n):
             raise RuleError("E504", f"'draw' needs a number, not {plain(n)}", s.span)
@@ -504,16 +501,15 @@ class Machine:
                 break
             self._put(state, pile[0], dst, "end", None, s.span, ctx.cat)
 
-    def _do_shuffle(self, state, s):
-        zone = s.zone(self.ctx(state))
+    def _do_shuffle(self, state, ctx, s):
+        zone = s.zone(ctx)
         z = self._zone_list(state, zone, s.span)
         if isinstance(z, dict):
             raise RuleError("E504", "a grid cannot be shuffled", s.span)
         rng.shuffle(state, z)
 
     # choices -------------------------------------------------------------
-    def _do_choose(self, state, s):
-        ctx = self.ctx(state)
+    def _do_choose(self, state, ctx, s):
         player = s.player(ctx)
         if not (isinstance(player, int) and 0 <= player < state["n"]):
             raise RuleError("E504", f"'choose by' needs a player, not {plain(player)}", s.span)
@@ -542,8 +538,7 @@ class Machine:
             raise RuleError("E503", f"P{player + 1} has no legal move here", s.span,
                             "add an alternative that is always possible (e.g. pass)")
 
-    def _do_secret(self, state, s):
-        ctx = self.ctx(state)
+    def _do_secret(self, state, ctx, s):
         players = s.players(ctx)
         if not isinstance(players, list) or not all(isinstance(p, int) and 0 <= p < state["n"] for p in players):
             raise RuleError("E504", "'choose secretly by each' needs a list of players", s.span)
@@ -825,7 +820,7 @@ class Machine:
             state["stack"].append({"k": "blk", "b": stmt.timeout, "i": 0})
         elif not stmt.secret:
             state["pending"] = None
-            self._enter_alternative(state, stmt.alts, move)
+            self.enter_alternative(state, stmt.alts, move)
         else:
             pending["got"][str(move["seat"])] = move
             if len(pending["got"]) < len(pending["players"]):
@@ -838,7 +833,7 @@ class Machine:
         state["moved"] = []
         self.run(state)
 
-    def _enter_alternative(self, state, alts, move):
+    def enter_alternative(self, state, alts, move):
         alt = next(a for a in alts if a.name == move["alt"])
         env = self.env(state)
         for param, value in zip(alt.params, move["args"]):

@@ -32,11 +32,12 @@ class Coverage:
     def _instrument(self) -> None:
         machine, program = self.game.machine, self.game.program
         stmts = self.stmts
+        machine.interpret_only()  # (generated code would run statements past the handlers)
 
         def counted(handler):
-            def run(state, s):
+            def run(state, ctx, s):
                 stmts[s.sid] += 1
-                handler(state, s)
+                handler(state, ctx, s)
             return run
 
         machine.handlers = {kind: counted(h) for kind, h in machine.handlers.items()}
@@ -54,7 +55,7 @@ class Coverage:
         for st in program.stmts:
             if isinstance(st, CHOICES):
                 owner_of[id(st.alts)] = st.sid
-        enter_alt = machine._enter_alternative
+        enter_alt = machine.enter_alternative
 
         def choosing(state, alts, move):
             self.alts[f"{owner_of.get(id(alts), -1)}:{move['alt']}"] += 1
@@ -65,7 +66,7 @@ class Coverage:
                         self.comps[value] += 1
             enter_alt(state, alts, move)
 
-        machine._enter_alternative = choosing
+        machine.enter_alternative = choosing
 
         put = machine._put
 
