@@ -93,7 +93,9 @@ def timed(fn) -> tuple:
 
 
 def playouts(games: int, rounds: int) -> dict:
-    versions = {".game": GameVersion(load(str(GAME))), "hand-written": hw}
+    # `.game`: the default back end (compiled); the interpreter beside it, in the same rounds
+    versions = {".game": GameVersion(load(str(GAME))),
+                ".game interpreted": GameVersion(load(str(GAME), backend="interpreter")), "hand-written": hw}
     seeds = range(games)
     out = {}
     for checked in (True, False):
@@ -175,22 +177,23 @@ def split(games: int) -> None:
 
 def by_statement(games: int) -> None:
     """The `.game` version's in-place games: each kind of statement's own time (its
-    expressions and effects; a `choose`'s includes listing its moves), and the rest."""
-    api = GameVersion(load(str(GAME)))
+    expressions and effects; a `choose`'s includes listing its moves), and the rest. (The
+    interpreter's: it runs every statement through the handlers timed here.)"""
+    api = GameVersion(load(str(GAME), backend="interpreter"))
     machine = api.game.machine
     play(api, range(games, 2 * games), checked=False)  # warm: expressions compiled, caches full
     clock = time.perf_counter
     spent, calls = {}, {}
 
     def timed_handler(op, handler):
-        def run(state, stmt):
+        def run(state, ctx, stmt):
             t = clock()
-            handler(state, stmt)
+            handler(state, ctx, stmt)
             spent[op] += clock() - t
             calls[op] += 1
         return run
 
-    def nothing(state, stmt):
+    def nothing(state, ctx, stmt):
         pass
 
     # the timer's own cost: a wrapped empty statement, inside (charged to the statement) and
@@ -201,7 +204,7 @@ def by_statement(games: int) -> None:
     n = 200_000
     t = clock()
     for _ in range(n):
-        empty(None, None)
+        empty(None, None, None)
     outer = (clock() - t) / n
     inner = spent["@empty"] / n
     original = machine.handlers
