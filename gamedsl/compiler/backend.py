@@ -37,6 +37,7 @@ def _numbered(program) -> bool:
 
 _PROLOGUE = [
     "    MAX = m.max_steps",
+    "    procs = m.p.procs",
     "    runaway = m.runaway",
     "    H = m.handlers",
     "    sized, bounded, is_number, RuleError, plain = m.helpers",
@@ -48,7 +49,7 @@ def generate_block(program, bid: int) -> str:
     (S: the program's statement records; m: the machine running them)."""
     consts: List[str] = []
     body = _block(bid, program.blocks[bid], consts)
-    lines = ["def make(m, S):"] + _PROLOGUE
+    lines = ["def make(m, S, F):"] + _PROLOGUE
     lines += ["    " + line for line in consts]
     lines += ["    " + line for line in body]
     lines.append(f"    return b{bid}")
@@ -90,7 +91,25 @@ _STOPPED = ("if not stack or stack[-1] is not frame or state['pending'] is not N
 # statements handed to the runtime that never push a frame, ask a player or end the game
 _GO_ON = (P.MoveStmt, P.DrawStmt, P.ShuffleStmt, P.SayStmt, P.NextTurnStmt, P.AssignStmt, P.LetStmt)
 # ... and those that always do (or raise)
-_STOP = (P.CallStmt, P.ChooseStmt, P.BreakStmt, P.ReturnStmt)
+_STOP = (P.ChooseStmt, P.BreakStmt, P.ReturnStmt)
+
+
+# A nested block (a branch, a loop's body, a procedure) is run by a direct call of its
+# function once its frame is pushed, as the run loop would run it next; back here, this
+# block goes on if that frame is done, else returns to the run loop. Beyond this many frames
+# the run loop runs it (Python's own stack stays short, whatever the rules' recursion).
+DIRECT_DEPTH = 48
+
+
+def _enter(block: int, owner: str) -> List[str]:
+    """Push block's frame and run it; return to the run loop unless `owner` is on top again."""
+    return [f"nf = {{'k': 'blk', 'b': {block}, 'i': 0}}",
+            "stack.append(nf)",
+            f"if len(stack) > {DIRECT_DEPTH}: return steps",
+            f"steps = F[{block}](state, nf, stack, ctx, steps)",
+            f"if not stack or stack[-1] is not {owner} or state['pending'] is not None "
+            "or state['flow']['over']: return steps",
+            "ctx.env = env"]
 
 
 def _handled(st, consts) -> List[str]:
@@ -130,30 +149,69 @@ def _stmt(st, consts: List[str]) -> List[str]:
         lines = [_RESET]
         for j, (_, block) in enumerate(st.branches):
             consts.append(f"c{sid}_{j} = s{sid}.branches[{j}][0]")
-            lines += [f"if c{sid}_{j}(ctx):",
-                      f"    stack.append({{'k': 'blk', 'b': {block}, 'i': 0}})",
-                      "    return steps"]
+            lines += [("if" if j == 0 else "elif") + f" c{sid}_{j}(ctx):"]
+            lines += ["    " + line for line in _enter(block, "frame")]
         if st.orelse is not None:
-            lines += [f"stack.append({{'k': 'blk', 'b': {st.orelse}, 'i': 0}})", "return steps"]
+            lines += ["else:"] + ["    " + line for line in _enter(st.orelse, "frame")]
+        return lines
+    if cls is P.CallStmt:
+        consts += [f"p{sid} = procs[s{sid}.proc]", f"a{sid} = s{sid}.args"]
+        lines = ["if len(stack) > 100 and sum(1 for f in stack if f['k'] == 'act') > 100:",
+                 f"    raise RuleError('E502', f\"procedure '{{s{sid}.proc}}' calls itself more than 100 deep\", "
+                 f"s{sid}.span)"]
+        if st.args:
+            lines += [_RESET, f"e = {{name: a(ctx) for name, a in zip(p{sid}[0], a{sid})}}"]
+        else:
+            lines += ["e = {}"]
+        lines += ["act = {'k': 'act', 'env': e}", "stack.append(act)",
+                  f"nf = {{'k': 'blk', 'b': p{sid}[1], 'i': 0}}", "stack.append(nf)",
+                  f"if len(stack) > {DIRECT_DEPTH}: return steps",
+                  "ctx.env = e",
+                  f"steps = F[p{sid}[1]](state, nf, stack, ctx, steps)",
+                  "ctx.env = env",
+                  "if not stack or stack[-1] is not act or state['pending'] is not None "
+                  "or state['flow']['over']: return steps",
+                  "stack.pop()"]
         return lines
     if cls is P.ForStmt:
         consts += [f"v{sid} = s{sid}.items", f"n{sid} = s{sid}.var"]
-        return [_RESET, f"x = v{sid}(ctx)",
+        return ([_RESET, f"x = v{sid}(ctx)",
                 "if not isinstance(x, list):",
                 f"    raise RuleError('E504', f\"'for' needs a list, not {{plain(x)}}\", s{sid}.span)",
-                f"stack.append({{'k': 'for', 's': {sid}, 'b': {st.body}, 'var': n{sid}, 'items': list(x), 'n': 0}})",
-                "return steps"]
+                f"lf = {{'k': 'for', 's': {sid}, 'b': {st.body}, 'var': n{sid}, 'items': list(x), 'n': 0}}",
+                "stack.append(lf)",
+                "while lf['n'] < len(lf['items']):",
+                "    env[lf['var']] = lf['items'][lf['n']]",
+                "    lf['n'] += 1"]
+                + ["    " + line for line in _enter(st.body, "lf")]
+                + ["stack.pop()"])
     if cls is P.WhileStmt:
-        return [f"stack.append({{'k': 'while', 's': {sid}}})", "return steps"]
+        consts.append(f"v{sid} = s{sid}.cond")
+        return ([f"lf = {{'k': 'while', 's': {sid}}}", "stack.append(lf)",
+                 "while True:",
+                 "    steps += 1",
+                 f"    if steps > MAX: runaway(state, s{sid})",
+                 "    " + _RESET,
+                 f"    if not v{sid}(ctx): break"]
+                + ["    " + line for line in _enter(st.body, "lf")]
+                + ["stack.pop()"])
     if cls is P.RepeatStmt:
         if st.count is None:
-            return [f"stack.append({{'k': 'rep', 's': {sid}, 'left': -1}})", "return steps"]
-        consts.append(f"v{sid} = s{sid}.count")
-        return [_RESET, f"x = v{sid}(ctx)",
-                "if not is_number(x):",
-                f"    raise RuleError('E504', f\"'repeat' needs a number, not {{plain(x)}}\", s{sid}.span)",
-                f"stack.append({{'k': 'rep', 's': {sid}, 'left': max(0, int(x))}})",
-                "return steps"]
+            lines = ["left = -1"]
+        else:
+            consts.append(f"v{sid} = s{sid}.count")
+            lines = [_RESET, f"x = v{sid}(ctx)",
+                     "if not is_number(x):",
+                     f"    raise RuleError('E504', f\"'repeat' needs a number, not {{plain(x)}}\", s{sid}.span)",
+                     "left = max(0, int(x))"]
+        return (lines + [f"lf = {{'k': 'rep', 's': {sid}, 'left': left}}", "stack.append(lf)",
+                         "while True:",
+                         "    steps += 1",
+                         f"    if steps > MAX: runaway(state, s{sid})",
+                         "    if lf['left'] == 0: break",
+                         "    if lf['left'] > 0: lf['left'] -= 1"]
+                + ["    " + line for line in _enter(st.body, "lf")]
+                + ["stack.pop()"])
     return _handled(st, consts)
 
 
@@ -172,7 +230,7 @@ def factory(program):
                 namespace: dict = {}
                 code = compile(generate_block(program, bid), f"<gamedsl block {bid}>", "exec")
                 exec(code, namespace)  # noqa: S102 - our own source: numbers and our names only
-                fn = fns[bid] = namespace["make"](m, stmts)
+                fn = fns[bid] = namespace["make"](m, stmts, fns)
                 return fn(state, frame, stack, ctx, steps)
             return first_run
 
