@@ -113,11 +113,18 @@ class GreedyBot:
             return moves[0]
         worlds = [determinize(game, state, seat, self.rng) for _ in range(self.samples)]
         totals = [0.0] * len(moves)
-        for world in worlds:
-            for i, move in enumerate(moves):
-                after = game.apply_legal(world, move)
-                _finish_secret_choice(game, after, seat, self.rng)
-                totals[i] += score_margin(game, after, seat)
+        machine = game.machine
+        # (the states after the moves are scored, never listed: no listing ahead at their
+        # choices, only the check that each has a move, which gives the same states)
+        ahead, machine.list_ahead = machine.list_ahead, False
+        try:
+            for world in worlds:
+                for i, move in enumerate(moves):
+                    after = game.apply_legal(world, move)
+                    _finish_secret_choice(game, after, seat, self.rng)
+                    totals[i] += score_margin(game, after, seat)
+        finally:
+            machine.list_ahead = ahead
         best = max(totals)
         return moves[self.rng.choice([i for i, t in enumerate(totals) if t == best])]
 

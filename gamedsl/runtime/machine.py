@@ -44,6 +44,10 @@ class Machine:
         # same decision that nearly always follows (a bot's, a client's): (state, its pending,
         # seat, moves). Handed out once, so the caller owns the list.
         self._listed = None
+        # Whether a `choose` lists all its moves when reached (kept for the listing that
+        # nearly always follows), or only makes sure there is one: a search that scores the
+        # state after each move and never lists there turns it off while it searches.
+        self.list_ahead = True
         self._last_catalogue = None
         self._statement_ctx = None
         # each kind of statement record -> the method carrying it out
@@ -521,7 +525,7 @@ class Machine:
                 raise RuleError("E504", f"a timer needs a number of seconds above 0, not {plain(seconds)}",
                                 s.span)
             state["pending"]["timer"] = seconds
-        if any(alt.typed is not None for alt in s.alts):
+        if not self.list_ahead or any(alt.typed is not None for alt in s.alts):
             # a typed move's suggestions may be a bot's whole search: the first one will do
             listed = self.moves_for(state, player, first_only=True)
         else:
