@@ -3,22 +3,26 @@
 The interpreter (gamedsl.runtime.machine) walks a block statement by statement, finding each
 statement's handler by its record's class and making a context for it. Here each block
 becomes one Python function that carries out its statements in a row, with the simple ones
-(`let`, `pass`, assignments to locals and game variables, `if`, `for`, `repeat`, `while`)
-written out in place and the others (effects on zones, calls, choices, messages, the end)
-handed to the same runtime methods the interpreter calls, so an effect's checks and its
-accounting live in one place.
+(`let`, `pass`, assignments to locals and game variables, `if`, `for`, `repeat`, `while`,
+procedure calls) written out in place and the others (effects on zones, choices, messages,
+the end) handed to the same runtime methods the interpreter calls, so an effect's checks and
+its accounting live in one place.
 
 As in Jinja2, the generated code holds no names or texts of the rules: the source mentions
 only numbers (statement ids, block ids, statement positions) and the generator's own
 identifiers; everything a rule wrote (a variable's name, an expression, a span) is taken
 from the Program's statement records by the factory the source defines, at the time it is
-made. Each block's source is compiled the first time the block runs.
+made. Each block's source is compiled the first time the block runs: generating a whole
+game's source takes 0.04-0.7 ms, compiling all of it 1-15 ms, so neither is kept on disk;
+a block never reached (an option's rules, a rare ending) is never compiled.
 
 The frames stay those of the interpreter: a block's function starts at the statement its
 frame says (`frame["i"]`, a dispatch at the top of the function), writes the position of
-the next statement into the frame before each one, and returns to the run loop whenever a
-statement pushed a frame, asked a player, or ended the game. So a state is the same plain
-data after every statement in both engines, and each can resume the other's state.
+the next statement into the frame before each one, and pushes and pops the same frames as
+the interpreter: a nested block (a branch, a loop's body, a procedure) gets its frame and is
+then run by a direct call of its function, and the caller returns to the run loop whenever
+a statement asked a player, ended the game or left other frames on top. So a state is the
+same plain data after every statement in both engines, and each can resume the other's.
 """
 
 from __future__ import annotations
@@ -26,10 +30,6 @@ from __future__ import annotations
 from typing import List
 
 from gamedsl.runtime import program as P
-
-# Changes whenever the generated code would: part of the cache key of the generated source.
-GENERATOR_VERSION = "1"
-
 
 def _numbered(program) -> bool:
     return all(st.sid == i for i, st in enumerate(program.stmts))
@@ -45,8 +45,9 @@ _PROLOGUE = [
 
 
 def generate_block(program, bid: int) -> str:
-    """The Python source of `make(m, S)`, returning the function of block `bid` of `program`
-    (S: the program's statement records; m: the machine running them)."""
+    """The Python source of `make(m, S, F)`, returning the function of block `bid` of
+    `program` (m: the machine running it; S: the program's statement records; F: the list of
+    every block's function, for direct calls)."""
     consts: List[str] = []
     body = _block(bid, program.blocks[bid], consts)
     lines = ["def make(m, S, F):"] + _PROLOGUE
