@@ -88,7 +88,9 @@ def timed(fn) -> tuple:
 
 
 def playouts(games: int, rounds: int) -> dict:
-    versions = {".game": GameVersion(load(str(GAME))), "hand-written": hw}
+    # `.game`: the default back end (compiled); the interpreter beside it, in the same rounds
+    versions = {".game": GameVersion(load(str(GAME))),
+                ".game interpreted": GameVersion(load(str(GAME), backend="interpreter")), "hand-written": hw}
     seeds = range(games)
     out = {}
     for checked in (True, False):

@@ -14,12 +14,13 @@ import attrs
 from gamedsl.syntax import ast as A
 from gamedsl.diagnostics import Diagnostic
 from gamedsl.errors import GameError
-from gamedsl.errors import RuleError
+from gamedsl.errors import RuleError, UsageError
 from gamedsl.language import MAX_SOURCE_BYTES
 from gamedsl.syntax.cache import parse
 from gamedsl.syntax.tablefiles import parse_csv
 from gamedsl.runtime.wordlists import Folding, option_in_name, word_list
 from gamedsl.checker.checker import check
+from gamedsl.compiler import backend as generated
 from gamedsl.compiler.compiler import Compiler
 from gamedsl.runtime.game import Game
 
@@ -221,8 +222,17 @@ def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
     return Loaded(game, sources, diags)
 
 
-def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None):
-    """Read, check and compile a game. Raises GameError (with every diagnostic) if it has errors."""
+BACKENDS = ("compiled", "interpreter")
+
+
+def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None, backend: str = "compiled"):
+    """Read, check and compile a game. Raises GameError (with every diagnostic) if it has errors.
+
+    `backend`: "compiled" runs the rules as Python generated for this game
+    (gamedsl.compiler.backend); "interpreter" walks the compiled statements one by one (the
+    reference the compiled one is tested against, move for move)."""
+    if backend not in BACKENDS:
+        raise UsageError(f"unknown back end {backend!r}: one of {', '.join(BACKENDS)}")
     loaded = parse_with_extends(path, text)
     diags = list(loaded.diagnostics)
     if loaded.game is None:
@@ -237,9 +247,16 @@ def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None)
     except RuleError as err:
         raise GameError(diags + [err.diagnostic()]) from None
     kwargs = {"max_steps": max_steps} if max_steps else {}
+    if backend == "compiled":
+        kwargs["blocks"] = blocks(program)
     game = Game(program, path, loaded.sources, snippets=compiler.snippets(program), **kwargs)
     game.warnings = [d for d in diags if not d.is_error]
     return game
+
+
+def blocks(program):
+    """The factory of `program`'s generated block functions (see gamedsl.compiler.backend)."""
+    return generated.factory(program)
 
 
 def check_files(paths: List[str]) -> Tuple[List[Diagnostic], Dict[str, str]]:
@@ -248,7 +265,7 @@ def check_files(paths: List[str]) -> Tuple[List[Diagnostic], Dict[str, str]]:
     sources: Dict[str, str] = {}
     for path in paths:
         try:
-            game = load(path)
+            game = load(path, backend="interpreter")  # (nothing is played: no code to generate)
             all_diags.extend(game.warnings)
             sources.update(game.sources)
         except GameError as err:

@@ -18,7 +18,10 @@ checks that
   move (and any move once the game is over). Each either raises in both with the same
   exception class, message and `kind`, leaving both states unchanged, or is taken by both
   with identical states after it (so a difference can show first in a move tried, not played);
-- at the end, `results` are identical.
+- at the end, `results` are identical;
+- a rule that fails (a runaway loop, a choice with no move: any RuleError from `new_game`,
+  `apply`, `legal_moves`...) fails in both alike: the same message, code and line. Then
+  `lockstep` raises that error: the game ended in it, the same way in both.
 
 The first difference raises `Divergence` (an AssertionError) saying which game, which move
 (by number, 0 = before the first move, and as the first game writes it) and what differed.
@@ -43,6 +46,7 @@ if str(ROOT) not in sys.path:
 
 from gamedsl.bots.registry import make_bot  # noqa: E402
 from gamedsl import load  # noqa: E402
+from gamedsl.errors import RuleError  # noqa: E402
 
 
 class Divergence(AssertionError):
@@ -112,11 +116,18 @@ def _bad_moves(legal: list, waiting: list, n: int, rng: random.Random) -> list:
     return out
 
 
+def _failure(err) -> tuple:
+    diagnostic = err.diagnostic() if hasattr(err, "diagnostic") else None
+    where = (diagnostic.code, diagnostic.span) if diagnostic is not None else None
+    return (type(err).__name__, str(err), where)
+
+
 def lockstep(a, b, players: int, seed: int, options=None, bot: str = "random", game_number: int = 0,
-             max_moves: int = 100_000, refusals: bool = True) -> dict:
+             max_moves: int = 100_000, refusals: bool = True, stop_after=None) -> dict:
     """Play one game through `a` and `b` together, checking after every move (see the module's
     doc); raise Divergence at the first difference. Returns the results (the same for both).
-    Without `refusals`, no made-up moves are sent: only the moves played are compared."""
+    Without `refusals`, no made-up moves are sent: only the moves played are compared. With
+    `stop_after` N, the game stops (unfinished) after N moves."""
     n = players
     bots_a = [make_bot(bot, a, s, seed) for s in range(n)]
     bots_b = [make_bot(bot, b, s, seed) for s in range(n)]
@@ -132,20 +143,38 @@ def lockstep(a, b, players: int, seed: int, options=None, bot: str = "random", g
             path, u, v = _difference(x, y)
             raise Divergence(game_number, seed, moved, text, f"{what} (at {path})", u, v)
 
-    sa = a.new_game(n, seed, options)
-    sb = b.new_game(n, seed, options)
+    def both(what, call):
+        """call(a), call(b): the same failure in both is raised (the game ends in it)."""
+        answers = []
+        for game in (a, b):
+            try:
+                answers.append(("ok", call(game)))
+            except RuleError as err:
+                answers.append(("failed", err))
+        (x, u), (y, v) = answers
+        if x == y == "failed":
+            same(f"failures of {what}", _failure(u), _failure(v))
+            raise u
+        if x != y:
+            raise Divergence(game_number, seed, moved, text, f"outcomes of {what}",
+                             _failure(u) if x == "failed" else "no failure",
+                             _failure(v) if y == "failed" else "no failure")
+        return u, v
+
+    sa, sb = both("new_game", lambda g: g.new_game(n, seed, options))
     while True:
         same_data("states", sa, sb)
         over = a.is_over(sa)
         same("is_over", over, b.is_over(sb))
         waiting = a.waiting_for(sa)
         same("waiting_for", waiting, b.waiting_for(sb))
-        legal = a.legal_moves(sa)
-        same("legal moves (all waiting seats)", legal, b.legal_moves(sb))
+        states = {id(a): sa, id(b): sb}
+        legal, other = both("legal_moves", lambda g: g.legal_moves(states[id(g)]))
+        same("legal moves (all waiting seats)", legal, other)
         for seat in waiting:
-            same(f"legal moves of seat {seat}", a.legal_moves(sa, seat), b.legal_moves(sb, seat))
+            same(f"legal moves of seat {seat}", *both("legal_moves", lambda g: g.legal_moves(states[id(g)], seat)))
         for seat in range(n):
-            same_data(f"views of seat {seat}", a.view(sa, seat), b.view(sb, seat))
+            same_data(f"views of seat {seat}", *both("view", lambda g: g.view(states[id(g)], seat)))
         for bad in _bad_moves(legal, waiting, n, probe) if refusals else ():
             x, y = _outcome(a, sa, bad), _outcome(b, sb, bad)
             sent = f"sending {_short(bad, 120)}"
@@ -153,18 +182,20 @@ def lockstep(a, b, players: int, seed: int, options=None, bot: str = "random", g
                 same_data(f"states after {sent}", x[1], y[1])
                 x, y = x[::2], y[::2]
             same(f"outcomes of {sent}", x, y)
-        if over:
+        if over or (stop_after is not None and moved >= stop_after):
             break
         if moved >= max_moves:
             raise AssertionError(f"game {game_number} (seed {seed}) did not end within {max_moves} moves")
         seat = waiting[0]
-        move = bots_a[seat].choose(sa)
-        same(f"moves chosen by the {bot} bots of seat {seat}", move, bots_b[seat].choose(sb))
+        bots = {id(a): bots_a[seat], id(b): bots_b[seat]}
+        move, other = both(f"the {bot} bots' choice", lambda g: bots[id(g)].choose(states[id(g)]))
+        same(f"moves chosen by the {bot} bots of seat {seat}", move, other)
         text = a.move_text(sa, move)
-        sa, sb = a.apply(sa, move), b.apply(sb, move)
+        sa, sb = both(f"move {moved + 1} ({text})", lambda g: g.apply(states[id(g)], move))
         moved += 1
-    results = a.results(sa)
-    same_data("results", results, b.results(sb))
+    states = {id(a): sa, id(b): sb}
+    results, other = both("results", lambda g: g.results(states[id(g)]))
+    same_data("results", results, other)
     return results
 
 
@@ -187,7 +218,8 @@ def main(argv=None) -> int:
     ap.add_argument("--backend", default=None, help="load the second game with this back end")
     ap.add_argument("--option", action="append", default=[], metavar="K=V", help="a game option (repeatable)")
     args = ap.parse_args(argv)
-    a = load(args.game)
+    # the reference: the interpreter, when this gamedsl has more than one back end
+    a = load_with(args.game, "interpreter" if args.backend else None)
     b = load_with(args.against or args.game, args.backend)
     options = dict(o.split("=", 1) for o in args.option) or None
     players = args.players or a.min_players

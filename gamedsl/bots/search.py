@@ -111,9 +111,11 @@ class GreedyBot:
             return moves[0]
         worlds = [game.resample(state, seat, self.rng) for _ in range(self.samples)]
         totals = [0.0] * len(moves)
+        # (the states after the moves are scored, never listed: no listing ahead at their
+        # choices, only the check that each has a move, which gives the same states)
         for world in worlds:
             for i, move in enumerate(moves):
-                after = game.apply_legal(world, move)
+                after = game.apply_legal(world, move, list_ahead=False)
                 _finish_secret_choice(game, after, seat, self.rng)
                 totals[i] += score_margin(game, after, seat)
         best = max(totals)

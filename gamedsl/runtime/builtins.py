@@ -181,6 +181,16 @@ def _empty_cells(ctx, span, zone):
 
 
 def _at(ctx, span, zone, cell):
+    # (a game's hot spot: a grid's cell read in every line checked. The common case first, a
+    # grid and a cell of two whole numbers, with the key cell_key would make)
+    name, owner = zone
+    z = ctx.state["zones"][name]
+    if owner >= 0:
+        z = z[owner]
+    if type(z) is dict and type(cell) is list and len(cell) == 2:
+        x, y = cell
+        if type(x) is int and type(y) is int:
+            return z.get(f"{x},{y}")
     z, _ = grid_of(ctx, zone, span)
     return z.get(cell_key(check_cell(cell, span)))
 

@@ -16,6 +16,7 @@ from gamedsl.runtime.state import clone
 from gamedsl.runtime.ctx import Ctx
 from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
 from gamedsl.runtime.info import describe
+from gamedsl.runtime.compiled import CompiledMachine
 from gamedsl.runtime.machine import TIMEOUT, Machine
 from gamedsl.runtime.resample import determinize
 
@@ -56,11 +57,18 @@ class Game:
     """A loaded, checked and compiled game."""
 
     def __init__(self, program, path: str = "<text>", sources: Optional[dict] = None,
-                 max_steps: int = DEFAULT_MAX_STEPS, snippets=None):
+                 max_steps: int = DEFAULT_MAX_STEPS, snippets=None, blocks=None):
         self.program = program
         self.path = path
         self.sources = sources or {}
-        self._machine = Machine(program, max_steps=max_steps)
+        # `blocks`: the factory of the game's generated block functions (the compiling back
+        # end); without it the interpreter runs the rules
+        if blocks is not None:
+            self._machine = CompiledMachine(program, blocks, max_steps=max_steps)
+            self.backend = "compiled"
+        else:
+            self._machine = Machine(program, max_steps=max_steps)
+            self.backend = "interpreter"
         self._templates: Dict[str, List[str]] = {}  # a move's template, split at its {slots}
         self.info = describe(program)
         # Compiles a scenario's expressions and statements against this game (given by the
@@ -195,15 +203,22 @@ class Game:
         if self.timer(state, move["seat"]) is None:
             raise MoveError(f"time cannot run out: P{move['seat'] + 1}'s choice has no timer", "illegal")
 
-    def apply_legal(self, state: dict, move: dict, in_place: bool = False) -> dict:
+    def apply_legal(self, state: dict, move: dict, in_place: bool = False, list_ahead: bool = True) -> dict:
         """`apply` for a move taken straight from `legal_moves(state)`: no legality check.
 
         For bots and simulations, which enumerate the moves themselves; a move from anywhere
         else must go through `apply`. With `in_place` the given state is advanced (no copy).
+        Without `list_ahead` the next choice is only checked to have a move, not listed in
+        full for the `legal_moves` that usually follows: for a state that is scored, never played on.
         """
         new = state if in_place else clone(state)
         new["said"] = []
-        self._machine.submit(new, move)
+        machine = self._machine
+        ahead, machine.list_ahead = machine.list_ahead, list_ahead
+        try:
+            machine.submit(new, move)
+        finally:
+            machine.list_ahead = ahead
         return new
 
     def has_typed_moves(self, state: dict, seat: int) -> bool:

@@ -44,6 +44,10 @@ class Machine:
         # same decision that nearly always follows (a bot's, a client's): (state, its pending,
         # seat, moves). Handed out once, so the caller owns the list.
         self._listed = None
+        # Whether a `choose` lists all its moves when reached (kept for the listing that
+        # nearly always follows), or only makes sure there is one: a search that scores the
+        # state after each move and never lists there turns it off while it searches.
+        self.list_ahead = True
         self._last_catalogue = None
         self._statement_ctx = None
         self.observer = None  # an Observer (gamedsl/runtime/observer.py), or None
@@ -61,6 +65,7 @@ class Machine:
         """Tell `observer` (an Observer, or None to stop) what the rules do from now on."""
         self.observer = observer
         self._statement_ctx = None  # a kept context would not know the observer
+
 
     # ------------------------------------------------------------ state helpers
     def ctx(self, state, env=None, pure=False) -> Ctx:
@@ -106,7 +111,7 @@ class Machine:
             if stop_depth is not None and len(stack) <= stop_depth:
                 return
             if not stack:
-                self._advance_flow(state)
+                self.advance_flow(state)
                 continue
             frame = stack[-1]
             k = frame["k"]
@@ -122,10 +127,10 @@ class Machine:
                     frame["i"] = i
                     steps += 1
                     if steps > max_steps:
-                        self._runaway(state, stmt)
+                        self.runaway(state, stmt)
                     if observer is not None:
                         observer.statement(stmt.sid)
-                    handlers[stmt.__class__](state, stmt)
+                    handlers[stmt.__class__](state, self.ctx(state), stmt)
                     if not stack or stack[-1] is not frame or state["pending"] is not None or flow["over"]:
                         break
                 else:
@@ -143,7 +148,7 @@ class Machine:
                 stmt = self.stmts[frame["s"]]
                 steps += 1
                 if steps > self.max_steps:
-                    self._runaway(state, stmt)
+                    self.runaway(state, stmt)
                 if stmt.cond(self.ctx(state)):
                     stack.append({"k": "blk", "b": stmt.body, "i": 0})
                 else:
@@ -152,7 +157,7 @@ class Machine:
                 stmt = self.stmts[frame["s"]]
                 steps += 1
                 if steps > self.max_steps:
-                    self._runaway(state, stmt)
+                    self.runaway(state, stmt)
                 if frame["left"] != 0:
                     if frame["left"] > 0:
                         frame["left"] -= 1
@@ -164,11 +169,11 @@ class Machine:
                     seat, move = frame["todo"].pop(0)
                     stmt = self.stmts[frame["s"]]
                     self.env(state)[stmt.var] = seat
-                    self._enter_alternative(state, stmt, stmt.alts, move)
+                    self.enter_alternative(state, stmt, stmt.alts, move)
                 else:
                     stack.pop()
 
-    def _runaway(self, state, stmt):
+    def runaway(self, state, stmt):
         """The step budget is spent: blame the innermost loop (or the procedure calling itself)."""
         culprit = stmt
         for frame in reversed(state["stack"]):
@@ -180,7 +185,7 @@ class Machine:
                         "check the loop's condition, or raise the step budget (--max-steps)")
 
     # ------------------------------------------------------------ flow: setup, phases, turns
-    def _advance_flow(self, state: dict) -> None:
+    def advance_flow(self, state: dict) -> None:
         flow, p = state["flow"], self.p
         stage = flow["stage"]
         if stage == "new":
@@ -246,13 +251,13 @@ class Machine:
         state["stack"].append({"k": "blk", "b": block, "i": 0})
 
     # ------------------------------------------------------------ statements
-    def _do_let(self, state, s):
-        value = s.value(self.ctx(state))
+    def _do_let(self, state, ctx, s):
+        value = s.value(ctx)
         if isinstance(value, (str, list)):
             sized(value, s.span)
         self.env(state)[s.name] = value
 
-    def _do_pass(self, state, s):
+    def _do_pass(self, state, ctx, s):
         pass
 
     def _slot(self, state, ctx, target, span):
@@ -284,8 +289,7 @@ class Machine:
             raise RuleError("E504", f"this component has no state '{name}'", span)
         return state["cstate"][name], comp
 
-    def _do_assign(self, state, s):
-        ctx = self.ctx(state)
+    def _do_assign(self, state, ctx, s):
         where, op = s.target[0], s.op
         value = s.value(ctx)
         container, key = self._slot(state, ctx, s.target, s.span)
@@ -300,21 +304,19 @@ class Machine:
             raise RuleError("E504", "start_player must be a player", s.span)
         container[key] = value
 
-    def _do_call(self, state, s):
+    def _do_call(self, state, ctx, s):
         names, block = self.p.procs[s.proc]
         stack = state["stack"]
         # (each activation is a frame: a short stack cannot hold 100 of them)
         if len(stack) > 100 and sum(1 for f in stack if f["k"] == "act") > 100:
             raise RuleError("E502", f"procedure '{s.proc}' calls itself more than 100 deep", s.span)
         if s.args:
-            ctx = self.ctx(state)
             env = {name: a(ctx) for name, a in zip(names, s.args)}
         else:
             env = {}
         self._activate(state, block, env)
 
-    def _do_if(self, state, s):
-        ctx = self.ctx(state)
+    def _do_if(self, state, ctx, s):
         for cond, block in s.branches:
             if cond(ctx):
                 state["stack"].append({"k": "blk", "b": block, "i": 0})
@@ -322,25 +324,25 @@ class Machine:
         if s.orelse is not None:
             state["stack"].append({"k": "blk", "b": s.orelse, "i": 0})
 
-    def _do_for(self, state, s):
-        items = s.items(self.ctx(state))
+    def _do_for(self, state, ctx, s):
+        items = s.items(ctx)
         if not isinstance(items, list):
             raise RuleError("E504", f"'for' needs a list, not {plain(items)}", s.span)
         state["stack"].append({"k": "for", "s": s.sid, "b": s.body, "var": s.var, "items": list(items), "n": 0})
 
-    def _do_while(self, state, s):
+    def _do_while(self, state, ctx, s):
         state["stack"].append({"k": "while", "s": s.sid})
 
-    def _do_repeat(self, state, s):
+    def _do_repeat(self, state, ctx, s):
         left = -1
         if s.count is not None:
-            n = s.count(self.ctx(state))
+            n = s.count(ctx)
             if not is_number(n):
                 raise RuleError("E504", f"'repeat' needs a number, not {plain(n)}", s.span)
             left = max(0, int(n))
         state["stack"].append({"k": "rep", "s": s.sid, "left": left})
 
-    def _do_break(self, state, s):
+    def _do_break(self, state, ctx, s):
         stack = state["stack"]
         while stack and stack[-1]["k"] not in _LOOPS:
             if stack[-1]["k"] == "act":
@@ -349,34 +351,33 @@ class Machine:
         if stack:
             stack.pop()
 
-    def _do_return(self, state, s):
+    def _do_return(self, state, ctx, s):
         stack = state["stack"]
         while stack and stack[-1]["k"] != "act":
             stack.pop()
         if stack:
             stack.pop()
 
-    def _do_end(self, state, s):
+    def _do_end(self, state, ctx, s):
         flow = state["flow"]
         if s.after_round:
             flow["after_round"] = True
             return
         if s.winner is not None:
-            winner = s.winner(self.ctx(state))
+            winner = s.winner(ctx)
             if not (isinstance(winner, int) and 0 <= winner < state["n"]):
                 raise RuleError("E504", "the winner must be a player", s.span)
             flow["winner"] = winner
         flow["over"] = True
         state["stack"].clear()
 
-    def _do_next_turn(self, state, s):
-        p = s.player(self.ctx(state))
+    def _do_next_turn(self, state, ctx, s):
+        p = s.player(ctx)
         if not (isinstance(p, int) and 0 <= p < state["n"]):
             raise RuleError("E504", "'next turn' needs a player", s.span)
         state["flow"]["next"] = p
 
-    def _do_say(self, state, s):
-        ctx = self.ctx(state)
+    def _do_say(self, state, ctx, s):
         state["said"].append(self.p.write(s.message(ctx), s.kind, ctx.cat))
 
     # zones ---------------------------------------------------------------
@@ -476,8 +477,7 @@ class Machine:
                 raise RuleError("E504", f"only components can be moved, not {plain(c)}", span)
         return items
 
-    def _do_move(self, state, s):
-        ctx = self.ctx(state)
+    def _do_move(self, state, ctx, s):
         comps = self._components(s.what(ctx), ctx.cat, s.span)
         zone = s.dest(ctx)
         cell = s.cell(ctx) if s.cell is not None else None
@@ -488,8 +488,7 @@ class Machine:
         for comp in comps:
             self._put(state, comp, zone, s.place, cell, s.span, ctx.cat)
 
-    def _do_draw(self, state, s):
-        ctx = self.ctx(state)
+    def _do_draw(self, state, ctx, s):
         n = s.count(ctx)
         if not is_number(n):
             raise RuleError("E504", f"'draw' needs a number, not {plain(n)}", s.span)
@@ -516,16 +515,15 @@ class Machine:
                 break
             self._put(state, pile[0], dst, "end", None, s.span, ctx.cat)
 
-    def _do_shuffle(self, state, s):
-        zone = s.zone(self.ctx(state))
+    def _do_shuffle(self, state, ctx, s):
+        zone = s.zone(ctx)
         z = self._zone_list(state, zone, s.span)
         if isinstance(z, dict):
             raise RuleError("E504", "a grid cannot be shuffled", s.span)
         rng.shuffle(state, z)
 
     # choices -------------------------------------------------------------
-    def _do_choose(self, state, s):
-        ctx = self.ctx(state)
+    def _do_choose(self, state, ctx, s):
         player = s.player(ctx)
         if not (isinstance(player, int) and 0 <= player < state["n"]):
             raise RuleError("E504", f"'choose by' needs a player, not {plain(player)}", s.span)
@@ -537,7 +535,7 @@ class Machine:
                 raise RuleError("E504", f"a timer needs a number of seconds above 0, not {plain(seconds)}",
                                 s.span)
             state["pending"]["timer"] = seconds
-        if any(alt.typed is not None for alt in s.alts):
+        if not self.list_ahead or any(alt.typed is not None for alt in s.alts):
             # a typed move's suggestions may be a bot's whole search: the first one will do
             listed = self.moves_for(state, player, first_only=True)
         else:
@@ -554,8 +552,7 @@ class Machine:
             raise RuleError("E503", f"P{player + 1} has no legal move here", s.span,
                             "add an alternative that is always possible (e.g. pass)")
 
-    def _do_secret(self, state, s):
-        ctx = self.ctx(state)
+    def _do_secret(self, state, ctx, s):
         players = s.players(ctx)
         if not isinstance(players, list) or not all(isinstance(p, int) and 0 <= p < state["n"] for p in players):
             raise RuleError("E504", "'choose secretly by each' needs a list of players", s.span)
@@ -837,7 +834,7 @@ class Machine:
             state["stack"].append({"k": "blk", "b": stmt.timeout, "i": 0})
         elif not stmt.secret:
             state["pending"] = None
-            self._enter_alternative(state, stmt, stmt.alts, move)
+            self.enter_alternative(state, stmt, stmt.alts, move)
         else:
             pending["got"][str(move["seat"])] = move
             if len(pending["got"]) < len(pending["players"]):
@@ -850,7 +847,7 @@ class Machine:
         state["moved"] = []
         self.run(state)
 
-    def _enter_alternative(self, state, choice, alts, move):
+    def enter_alternative(self, state, choice, alts, move):
         alt = next(a for a in alts if a.name == move["alt"])
         if self.observer is not None:
             self.observer.alternative(choice.sid, alt.name, [

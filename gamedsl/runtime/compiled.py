@@ -1,0 +1,95 @@
+"""The machine of the compiling back end: the interpreter's run loop, with every block run by
+its generated function (gamedsl.compiler.backend) instead of statement by statement.
+
+Everything else is the interpreter's, inherited: the flow of setup, phases and turns, the
+loop frames (`for`, `while`, `repeat`, the secret choices' moves), the effects, listing and
+submitting moves. The state and its frames are the interpreter's exactly, so the two engines
+can be compared whole-state after every move, and each resumes the other's saves.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from gamedsl.errors import RuleError
+from gamedsl.language import DEFAULT_MAX_STEPS
+from gamedsl.runtime.machine import Machine
+from gamedsl.runtime.values import bounded, is_number, plain, sized
+
+
+class CompiledMachine(Machine):
+    # what generated code calls besides the machine's own methods
+    helpers = (sized, bounded, is_number, RuleError, plain)
+
+    def __init__(self, program, make, max_steps: int = DEFAULT_MAX_STEPS):
+        super().__init__(program, max_steps=max_steps)
+        self.make = make
+        self.fns = make(self)
+
+    def observe(self, observer) -> None:
+        """An observer is told of every statement: while one looks, the statements run
+        through the interpreter's handlers (generated code runs them past those)."""
+        super().observe(observer)
+        self.fns = self.make(self) if observer is None else None
+
+    def run(self, state: dict, stop_depth: Optional[int] = None) -> None:
+        fns = self.fns
+        if fns is None or stop_depth is not None:
+            super().run(state, stop_depth)
+            return
+        steps = 0
+        self._drawn = 0
+        stack = state["stack"]
+        flow = state["flow"]
+        max_steps = self.max_steps
+        env_of = self.env
+        # one context for the run: each block's function gives it the block's local names,
+        # and each statement starts its work count afresh
+        ctx = self.ctx(state, {})
+        while state["pending"] is None and not flow["over"]:
+            if not stack:
+                self.advance_flow(state)
+                continue
+            frame = stack[-1]
+            k = frame["k"]
+            if k == "blk":
+                ctx.env = env_of(state)
+                steps = fns[frame["b"]](state, frame, stack, ctx, steps)
+            elif k == "act":
+                stack.pop()
+            elif k == "for":
+                if frame["n"] < len(frame["items"]):
+                    env_of(state)[frame["var"]] = frame["items"][frame["n"]]
+                    frame["n"] += 1
+                    stack.append({"k": "blk", "b": frame["b"], "i": 0})
+                else:
+                    stack.pop()
+            elif k == "while":
+                stmt = self.stmts[frame["s"]]
+                steps += 1
+                if steps > max_steps:
+                    self.runaway(state, stmt)
+                ctx.env, ctx.work, ctx.depth = env_of(state), 0, 0
+                if stmt.cond(ctx):
+                    stack.append({"k": "blk", "b": stmt.body, "i": 0})
+                else:
+                    stack.pop()
+            elif k == "rep":
+                stmt = self.stmts[frame["s"]]
+                steps += 1
+                if steps > max_steps:
+                    self.runaway(state, stmt)
+                if frame["left"] != 0:
+                    if frame["left"] > 0:
+                        frame["left"] -= 1
+                    stack.append({"k": "blk", "b": stmt.body, "i": 0})
+                else:
+                    stack.pop()
+            elif k == "secret":
+                if frame["todo"]:
+                    seat, move = frame["todo"].pop(0)
+                    stmt = self.stmts[frame["s"]]
+                    env_of(state)[stmt.var] = seat
+                    self.enter_alternative(state, stmt, stmt.alts, move)
+                else:
+                    stack.pop()

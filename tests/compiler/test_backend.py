@@ -1,0 +1,146 @@
+"""The compiling back end (gamedsl/compiler/backend.py) plays every game as the interpreter
+does: every rule file of the project, the tutorial's, the fuzz corpus's regressions and
+generated games, played move for move through both with tools/lockstep.py (identical states,
+legal moves, views, refusals, failures and results after every move). Small fixed-seed
+budgets: the long runs are `python tools/lockstep.py FILE --backend compiled --games N`."""
+
+from __future__ import annotations
+
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from gamedsl.compiler import backend
+from gamedsl.errors import GameError, RuleError
+from gamedsl.pipeline import load
+from tests.support import rulegen
+from tests.support.fixtures import COUNTER
+from tools.lockstep import lockstep
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = rulegen.real_files()
+REGRESSIONS = sorted((ROOT / "tests" / "fuzz" / "regressions").glob("*.game"))
+# (the word games list every word at each decision: a few moves say enough)
+SHORT = {"letter_tycoon.game": 6, "wordomino.game": 4}
+SLOW_REGRESSIONS = {"exponential_def.game", "choice_all_refused.game"}
+
+
+def both(path: str, text=None):
+    """The file loaded for each back end; None if it does not load (alike in both)."""
+    try:
+        a = load(path, text=text, backend="interpreter")
+    except GameError as err:
+        with pytest.raises(GameError) as other:
+            load(path, text=text, backend="compiled")
+        assert [str(d) for d in other.value.diagnostics] == [str(d) for d in err.diagnostics]
+        return None
+    b = load(path, text=text, backend="compiled")
+    assert (a.backend, b.backend) == ("interpreter", "compiled")
+    return a, b
+
+
+def play_both(games, seeds, moves, players=None, refusals=True):
+    a, b = games
+    for seed in seeds:
+        n = players or a.min_players
+        try:
+            lockstep(a, b, n, seed, refusals=refusals, stop_after=moves)
+        except RuleError:
+            pass  # the game ended in the same failure in both
+
+
+@pytest.mark.parametrize("path", REAL, ids=[str(p.relative_to(ROOT)) for p in REAL])
+def test_every_rule_file_plays_alike_in_both_back_ends(path):
+    games = both(str(path))
+    if games is None:
+        return
+    moves = SHORT.get(path.name, 40)
+    play_both(games, range(1 if path.name in SHORT else 2), moves)
+    if games[0].max_players > games[0].min_players and path.name not in SHORT:
+        play_both(games, [7], moves, players=games[0].max_players)
+
+
+@pytest.mark.parametrize("path", REGRESSIONS, ids=[p.name for p in REGRESSIONS])
+def test_the_fuzz_regressions_fail_alike_in_both_back_ends(path):
+    if path.name in SLOW_REGRESSIONS:
+        pytest.skip("seconds of an expression's work limit in each engine: tests/fuzz plays it")
+    games = both(str(path))
+    if games is not None:
+        play_both(games, [0], 5, refusals=False)
+
+
+def test_generated_games_play_alike_in_both_back_ends():
+    donors = [p.read_text("utf-8") for p in REAL]
+    loaded = 0
+    for seed in range(40):
+        rng = random.Random(f"backend-{seed}")
+        text = rulegen.typed_game(rng)
+        if seed % 4 == 3:
+            text = rulegen.mutate(text, rng, donors)
+        games = both(str(ROOT / "fuzz-typed.game"), text)
+        if games is None:
+            continue
+        loaded += 1
+        play_both(games, [seed], 15, refusals=seed % 5 == 0)
+    assert loaded >= 20
+
+
+def test_the_step_budget_stops_both_at_the_same_line(tmp_path):
+    path = tmp_path / "loop.game"
+    path.write_text(textwrap.dedent("""\
+        game "Loop"
+        players 2
+        var n: number = 0
+        turn:
+          n += 1
+          while n > 0:
+            n += 1
+          end game
+        score of p: n
+        """))
+    failures = []
+    for name in ("interpreter", "compiled"):
+        game = load(str(path), backend=name, max_steps=500)
+        with pytest.raises(RuleError) as err:
+            game.new_game(2)
+        failures.append((str(err.value), err.value.diagnostic().span))
+    assert failures[0] == failures[1] and failures[0][1].line == 6
+
+
+def test_a_state_of_one_back_end_resumes_in_the_other(tmp_path):
+    path = tmp_path / "g.game"
+    path.write_text(COUNTER)
+    a, b = load(str(path), backend="interpreter"), load(str(path), backend="compiled")
+    state = a.new_game(2, seed=3)
+    for i in range(6):
+        if a.is_over(state):
+            break
+        move = a.legal_moves(state)[i % len(a.legal_moves(state))]
+        game, other = (a, b) if i % 2 else (b, a)
+        after = game.apply(state, move)
+        assert after == other.apply(state, move)
+        state = after
+
+
+def test_generated_code_holds_no_text_of_the_rules(tmp_path):
+    """Names, texts and expressions stay values of the Program: the source mentions only
+    numbers and the generator's own names."""
+    payload = "x'); __import__('os').system('touch pwned'); ('"
+    path = tmp_path / "g.game"
+    path.write_text(COUNTER.replace('game "', 'game "' + payload.replace('"', "")) +
+                    f'\n\nprocedure shout():\n  say "{payload}"\n')
+    game = load(str(path), backend="interpreter")
+    source = backend.generate(game.program)
+    assert "touch" not in source and "shout" not in source and "total" not in source
+    assert not (tmp_path / "pwned").exists()
+
+
+def test_an_unknown_back_end_is_refused(tmp_path):
+    from gamedsl.errors import UsageError
+
+    path = tmp_path / "g.game"
+    path.write_text(COUNTER)
+    with pytest.raises(UsageError):
+        load(str(path), backend="fast")
