@@ -7,7 +7,7 @@ paths, no '..'), and everything wrong is reported as diagnostics.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import attrs
 
@@ -19,7 +19,7 @@ from gamedsl.language import MAX_SOURCE_BYTES
 from gamedsl.syntax.cache import parse
 from gamedsl.syntax.tablefiles import parse_csv
 from gamedsl.runtime.wordlists import Folding, option_in_name, word_list
-from gamedsl.checker.checker import check
+from gamedsl.checker.checker import CheckResult, check
 from gamedsl.compiler.compiler import Compiler
 from gamedsl.runtime.game import Game
 
@@ -169,8 +169,12 @@ class Loaded:
     diagnostics: List[Diagnostic]
 
 
-def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
-    """Parse a file and, through `extends`, the drafts it builds on, merged into one GameFile."""
+def parse_with_extends(path: str, text: Optional[str] = None,
+                       parse_text: Optional[Callable[[str, str], tuple]] = None) -> Loaded:
+    """Parse a file and, through `extends`, the drafts it builds on, merged into one GameFile.
+    `parse_text(source, path)` parses the given text instead of the cache (an editor's server
+    keeps the declarations of the file being edited in memory); the files it extends are
+    read and parsed as usual."""
     sources: Dict[str, str] = {}
     diags: List[Diagnostic] = []
     chain: List[A.GameFile] = []
@@ -192,7 +196,7 @@ def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
             break
         name = str(current)
         sources[name] = source
-        tree, errors = parse(source, name)
+        tree, errors = (parse_text or parse)(source, name) if not chain else parse(source, name)
         diags.extend(errors)
         if tree is None:
             break
@@ -221,23 +225,46 @@ def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
     return Loaded(game, sources, diags)
 
 
-def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None):
-    """Read, check and compile a game. Raises GameError (with every diagnostic) if it has errors."""
-    loaded = parse_with_extends(path, text)
+@attrs.define
+class Checked:
+    """A game file checked as `gamedsl check` checks it: every diagnostic (of reading,
+    parsing, checking and compiling), the merged syntax tree and what the checker knows of
+    it (None where the file did not get that far), and the program when there is no error."""
+
+    game: Optional[A.GameFile]
+    sources: Dict[str, str]
+    diagnostics: List[Diagnostic]
+    result: Optional[CheckResult] = None
+    program: object = None
+
+
+def check_text(path: str, text: Optional[str] = None,
+               parse_text: Optional[Callable[[str, str], tuple]] = None) -> Checked:
+    """Read (or take `text`), parse, check and compile a game; never raises for its mistakes."""
+    loaded = parse_with_extends(path, text, parse_text)
     diags = list(loaded.diagnostics)
     if loaded.game is None:
-        raise GameError(diags) from None
+        return Checked(None, loaded.sources, diags)
     result = check(loaded.game, loaded.sources)
     diags.extend(result.diagnostics)
+    checked = Checked(loaded.game, loaded.sources, diags, result)
     if any(d.is_error for d in diags):
-        raise GameError(diags)
+        return checked
     try:
-        program = Compiler(loaded.game, types=result.types).compile()
+        checked.program = Compiler(loaded.game, types=result.types).compile()
     except RuleError as err:
-        raise GameError(diags + [err.diagnostic()]) from None
+        diags.append(err.diagnostic())
+    return checked
+
+
+def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None):
+    """Read, check and compile a game. Raises GameError (with every diagnostic) if it has errors."""
+    checked = check_text(path, text)
+    if checked.program is None:
+        raise GameError(checked.diagnostics) from None
     kwargs = {"max_steps": max_steps} if max_steps else {}
-    game = Game(program, path, loaded.sources, **kwargs)
-    game.warnings = [d for d in diags if not d.is_error]
+    game = Game(checked.program, path, checked.sources, **kwargs)
+    game.warnings = [d for d in checked.diagnostics if not d.is_error]
     return game
 
 
