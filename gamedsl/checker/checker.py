@@ -53,7 +53,6 @@ CHECKS: List[Callable[[Globals], List[Diagnostic]]] = [
 class CheckResult:
     diagnostics: List[Diagnostic]
     types: Dict[object, object]  # expression node -> its Type (see gamedsl.checker.types)
-    globals: Optional[Globals] = None  # the game's symbols, kinds and tables (for an editor)
 
     @property
     def errors(self) -> List[Diagnostic]:
@@ -77,4 +76,4 @@ def check(game: A.GameFile, sources: Optional[Dict[str, str]] = None) -> CheckRe
         diags.extend(fn(g))
     unique = list(dict.fromkeys(diags))
     unique.sort(key=sort_key)
-    return CheckResult(unique, g.types, g)
+    return CheckResult(unique, g.types)

@@ -44,9 +44,11 @@ def complete(index: Optional[Index], fallback: Optional[Index], file: str, line:
     items: Dict[str, Item] = {}
     for t in here.locals_at(file, line)[::-1]:  # the innermost first
         items.setdefault(t.name, Item(t.name, t.what, target_label(t)))
-    for source in (indexes[0].globals, indexes[0].words):
-        for name, t in source.items():
-            items.setdefault(name, Item(name, t.what, target_label(t)))
+    # the file now first; then the last whole one's, for the names a half-typed bracket hides
+    for i in indexes:
+        for source in (i.globals, i.words):
+            for name, t in source.items():
+                items.setdefault(name, Item(name, t.what, target_label(t)))
     for item in _builtins() + _keywords():
         items.setdefault(item.label, item)
     return list(items.values())

@@ -68,6 +68,7 @@ class Index:
         self.types = types or {}
         self._lines: Dict[str, List[str]] = {}
         self.globals: Dict[str, Target] = {}
+        self.phases: Dict[str, Target] = {}  # a name of their own: a phase may share a table's
         self.words: Dict[str, Target] = {}  # enum values and option words
         self.members: Dict[str, Dict[str, Target]] = {}  # kind -> its attributes and states
         self.columns: Dict[str, Dict[str, Target]] = {}  # table -> its columns
@@ -144,11 +145,12 @@ class Index:
     def _declare(self) -> None:
         for decl in self.decls:
             what = _decl_what(decl)
-            if what is None or decl.name in self.globals:
+            names = self.phases if what == "phase" else self.globals
+            if what is None or decl.name in names:
                 continue  # the first of two same-named declarations wins, as in the checker
             keyword = {"player zone": "zone", "player var": "var", "public fact": "public"}.get(what, what)
             target = Target(decl.name, what, self.find(decl.span, decl.name, r"\b" + keyword), decl)
-            self.globals[decl.name] = target
+            names[decl.name] = target
             self.occurrences.append(Occurrence(target.span, target))
             if isinstance(decl, A.EnumDecl):
                 for v in decl.values:
@@ -213,7 +215,7 @@ class Index:
             self._stmts(d.turn, scope.child())
             self._expr(d.end_when, scope)
             if d.then is not None:
-                self._global(d.then.span, d.then.name)
+                self._use(d.then.span, self.phases.get(d.then.name))
         elif isinstance(d, A.KindDecl):
             scope.kind = d.name
             if d.source_table:

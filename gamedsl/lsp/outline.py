@@ -29,7 +29,8 @@ def outline(index: Index, file: str) -> List[Symbol]:
     for decl in index.decls:
         if decl.span.file != file:
             continue  # declared in a file this one extends
-        target: Optional[Target] = index.globals.get(getattr(decl, "name", None) or "")
+        names = index.phases if isinstance(decl, A.PhaseDecl) else index.globals
+        target: Optional[Target] = names.get(getattr(decl, "name", None) or "")
         if target is not None and target.decl is decl:
             out.append(Symbol(decl.name, target.what, index.extent(decl.span), target.span, _children(index, decl)))
         elif type(decl) in _UNNAMED:

@@ -31,7 +31,7 @@ class Editor:
         @self.client.feature(L.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def publish(params: L.PublishDiagnosticsParams):
             with self.changed:
-                self.diagnostics.setdefault(params.uri, []).append((params.version, params.diagnostics))
+                self.diagnostics.setdefault(params.uri, []).append((params.version, list(params.diagnostics)))
                 self.changed.notify_all()
 
         self.run(self.client.start_io(sys.executable, "-m", "gamedsl", "lsp", cwd=str(ROOT)))
