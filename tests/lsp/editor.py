@@ -54,6 +54,8 @@ class Editor:
     def open(self, path: Path, text: Optional[str] = None) -> str:
         uri = from_fs_path(str(path))
         self.versions[uri] = 1
+        with self.changed:  # what was published for an earlier opening is not for this one
+            self.diagnostics.pop(uri, None)
         text = path.read_text("utf-8") if text is None else text
         self.loop.call_soon_threadsafe(self.client.text_document_did_open, L.DidOpenTextDocumentParams(
             L.TextDocumentItem(uri, "gamedsl", 1, text)))

@@ -249,3 +249,14 @@ def test_outline_lists_tables_kinds_zones_and_phases(editor):
     assert symbols["sell_lot"].kind == L.SymbolKind.Method
     names = [s.name for s in editor.symbols(uri)]
     assert names.index("pearls") < names.index("pearl") < names.index("auction")  # in file order
+
+
+def test_a_scenario_file_is_read_as_a_scenario(editor):
+    scenario = next((ROOT / "games" / "scenarios").glob("*.scenario"))
+    text = scenario.read_text("utf-8")
+    uri = editor.open(scenario)
+    assert editor.diagnostics_of(uri) == []
+    version = editor.change(uri, text + "\nscenario oops\n")
+    (diag,) = editor.diagnostics_of(uri, version)
+    assert diag.code.startswith("E0")
+    editor.close_document(uri)
