@@ -7,8 +7,9 @@ LSP positions are 0-based and (by default) count UTF-16 units. Conversions happe
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Set
 from urllib.parse import urlparse
 
 from lsprotocol import types as L
@@ -48,15 +49,33 @@ class GameServer(LanguageServer):
     def __init__(self):
         super().__init__("gamedsl", _version())
         self.documents: Dict[str, Document] = {}
+        self.pending: Set[str] = set()  # documents changed since their last check
 
     def document(self, uri: str) -> Document:
+        """An open document, checked up to its latest change (a request never sees an old check)."""
         doc = self.documents.get(uri)
         if doc is None:
             doc = self.documents[uri] = Document(uri, _path_of(uri))
+        if uri in self.pending:
+            self.check_pending(uri)
         return doc
 
+    def changed(self, uri: str) -> None:
+        """Check a changed document once the changes already sent have been read: keys typed
+        faster than a check (or a paste sent as many changes) make one check, of the last text."""
+        if uri not in self.pending:
+            self.pending.add(uri)
+            asyncio.get_running_loop().call_soon(self.check_pending, uri)
+
+    def check_pending(self, uri: str) -> None:
+        if uri in self.pending:
+            self.pending.discard(uri)
+            self.recheck(uri)
+
     def recheck(self, uri: str) -> None:
-        doc = self.document(uri)
+        if uri not in self.documents:
+            self.documents[uri] = Document(uri, _path_of(uri))
+        doc = self.documents[uri]
         document = self.workspace.get_text_document(uri)
         text = document.source
         try:
@@ -142,18 +161,25 @@ def make_server() -> GameServer:
 
     @server.feature(L.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: GameServer, params: L.DidChangeTextDocumentParams):
-        ls.recheck(params.text_document.uri)
+        ls.changed(params.text_document.uri)
 
     @server.feature(L.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: GameServer, params: L.DidSaveTextDocumentParams):
         # a file that extends the saved one reads it from disk: check the open ones again
         for uri in list(ls.documents):
             if uri != params.text_document.uri:
-                ls.recheck(uri)
+                ls.changed(uri)
+
+    @server.feature(L.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def files_changed(ls: GameServer, params: L.DidChangeWatchedFilesParams):
+        # a table's CSV file, a word list or an extended game changed on disk
+        for uri in list(ls.documents):
+            ls.changed(uri)
 
     @server.feature(L.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: GameServer, params: L.DidCloseTextDocumentParams):
         ls.documents.pop(params.text_document.uri, None)
+        ls.pending.discard(params.text_document.uri)
         ls.text_document_publish_diagnostics(L.PublishDiagnosticsParams(params.text_document.uri, []))
 
     @server.feature(L.TEXT_DOCUMENT_HOVER)

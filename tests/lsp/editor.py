@@ -84,6 +84,21 @@ class Editor:
             assert ok, f"no diagnostics arrived for version {version} of {uri}"
             return [d for v, d in self.diagnostics[uri] if v == version][-1]
 
+    def published(self, uri: str) -> int:
+        with self.changed:
+            return len(self.diagnostics.get(uri, []))
+
+    def next_diagnostics(self, uri: str, after: int) -> List[L.Diagnostic]:
+        """The diagnostics published after the first `after` publications for the document."""
+        with self.changed:
+            ok = self.changed.wait_for(lambda: len(self.diagnostics.get(uri, [])) > after, PATIENCE)
+            assert ok, f"no new diagnostics arrived for {uri}"
+            return self.diagnostics[uri][-1][1]
+
+    def files_changed(self, *paths: Path) -> None:
+        self.loop.call_soon_threadsafe(self.client.workspace_did_change_watched_files, L.DidChangeWatchedFilesParams(
+            [L.FileEvent(from_fs_path(str(p)), L.FileChangeType.Changed) for p in paths]))
+
     # ---------------------------------------------------------------- requests
 
     def hover(self, uri: str, line: int, character: int) -> Optional[L.Hover]:

@@ -86,6 +86,32 @@ def test_keystroke_by_keystroke_a_syntax_error_comes_and_goes(editor):
     editor.close_document(uri)
 
 
+def test_a_burst_of_changes_ends_with_the_diagnostics_of_the_last(editor):
+    text = LETTER_TYCOON.read_text("utf-8")
+    uri = editor.open(LETTER_TYCOON)
+    at = position_of(text, "current.coins", 0, offset=len("current."))
+    for i, ch in enumerate("cions"):  # sent at once, as a paste or a fast typist may
+        version = editor.change(uri, ch, at=L.Range(L.Position(at.line, at.character + i),
+                                                      L.Position(at.line, at.character + i)))
+    (diag,) = editor.diagnostics_of(uri, version)
+    assert "'cionscoins'" in diag.message
+    editor.close_document(uri)
+
+
+def test_a_changed_table_file_is_read_again(editor, tmp_path):
+    for name in ("trade_tycoon.game", "trade_cards.csv"):
+        (tmp_path / name).write_bytes((ROOT / "games" / name).read_bytes())
+    uri = editor.open(tmp_path / "trade_tycoon.game")
+    assert editor.diagnostics_of(uri) == []
+    csv = tmp_path / "trade_cards.csv"
+    csv.write_text(csv.read_text("utf-8").replace("region: region", "area: region", 1), "utf-8")
+    seen = editor.published(uri)
+    editor.files_changed(csv)
+    diags = editor.next_diagnostics(uri, seen)
+    assert diags and any("region" in d.message for d in diags)
+    editor.close_document(uri)
+
+
 def test_warnings_are_warnings_and_hints_are_shown(editor, tmp_path):
     game = tmp_path / "unused.game"
     source = (HIGH_CARD.read_text("utf-8") + "\nvar spare: number = 0\n")
