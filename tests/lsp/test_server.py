@@ -286,3 +286,21 @@ def test_a_scenario_file_is_read_as_a_scenario(editor):
     (diag,) = editor.diagnostics_of(uri, version)
     assert diag.code.startswith("E0")
     editor.close_document(uri)
+
+
+def test_positions_count_utf16_units_as_lsp_says(editor, tmp_path):
+    game = tmp_path / "emoji.game"
+    source = HIGH_CARD.read_text("utf-8") + '\ndef label(p: player) = "😀 é" + text(p.points)\n'
+    game.write_text(source, "utf-8")
+    uri = editor.open(game)
+    assert [d.code for d in editor.diagnostics_of(uri)] == ["W101"]  # label is never used
+    line_text = source.split("\n")[-2]
+    line = len(source.split("\n")) - 2
+    before = line_text[:line_text.index("p.points") + 2]
+    utf16 = len(before.encode("utf-16-le")) // 2  # the emoji is two units
+    assert utf16 == len(before) + 1
+    hover = editor.hover(uri, line, utf16 + 1)
+    assert "player var points" in hover.contents.value
+    assert (hover.range.start.character, hover.range.end.character) == (utf16, utf16 + len("points"))
+    (loc,) = editor.definition(uri, line, utf16 + 1)
+    assert source.split("\n")[loc.range.start.line].startswith("player var points")
