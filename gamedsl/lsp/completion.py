@@ -15,6 +15,7 @@ from gamedsl.lsp.hover import target_label
 from gamedsl.lsp.index import Index, Target, builtin
 from gamedsl.lsp.reference import builtin_doc
 from gamedsl.pygments_lexer import CONSTANTS, KEYWORDS, WORD_OPERATORS
+from gamedsl.syntax import ast as A
 
 
 @attrs.frozen
@@ -35,7 +36,7 @@ def complete(index: Optional[Index], fallback: Optional[Index], file: str, line:
     indexes = [i for i in (index, fallback) if i is not None]
     if not indexes:
         return _keywords() + _builtins()
-    here = next((i for i in indexes if i.in_declaration(file, line)), indexes[-1])
+    here = next((i for i in indexes if i.declaration_at(file, line) is not None), indexes[-1])
     m = _ATTRIBUTE.search(before)
     if m:
         return _members(here, indexes[0], file, line, m.group(1))
@@ -44,6 +45,10 @@ def complete(index: Optional[Index], fallback: Optional[Index], file: str, line:
     items: Dict[str, Item] = {}
     for t in here.locals_at(file, line)[::-1]:  # the innermost first
         items.setdefault(t.name, Item(t.name, t.what, target_label(t)))
+    decl = here.declaration_at(file, line)
+    if isinstance(decl, A.KindDecl):  # a kind's own attributes, written bare inside it
+        for name, t in here.members.get(decl.name, {}).items():
+            items.setdefault(name, Item(name, t.what, target_label(t)))
     # the file now first; then the last whole one's, for the names a half-typed bracket hides
     for i in indexes:
         for source in (i.globals, i.words):

@@ -101,8 +101,10 @@ class Index:
                 if t.top is not None and t.top.file == file and t.top.line <= line <= t.top.end_line
                 and t.span is not None and t.span.line <= line]
 
-    def in_declaration(self, file: str, line: int) -> bool:
-        return any(d.span.file == file and d.span.line <= line <= self.extent(d.span).end_line for d in self.decls)
+    def declaration_at(self, file: str, line: int):
+        """The top-level declaration a line belongs to, if any."""
+        return next((d for d in self.decls
+                     if d.span.file == file and d.span.line <= line <= self.extent(d.span).end_line), None)
 
     def extent(self, span: A.Span) -> A.Span:
         """A declaration's own lines: its span runs on to where the next declaration begins,

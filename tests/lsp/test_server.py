@@ -261,6 +261,14 @@ def test_completion_of_names_in_scope_and_keywords_while_a_line_is_half_typed(ed
     editor.change(uri, text)
 
 
+def test_completion_inside_a_kind_offers_its_attributes(editor):
+    text = HIGH_CARD.read_text("utf-8")
+    uri = editor.open(HIGH_CARD)
+    pos = position_of(text, "  show text(rank)", offset=len("  show "))
+    labels = {i.label for i in editor.completion(uri, pos.line, pos.character)}
+    assert "rank" in labels and "hand_size" in labels  # its column, and the game's names
+
+
 # ---------------------------------------------------------------- outline
 
 
