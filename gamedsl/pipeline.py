@@ -7,7 +7,7 @@ paths, no '..'), and everything wrong is reported as diagnostics.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Dict, List, Optional, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import attrs
 
@@ -19,7 +19,7 @@ from gamedsl.language import MAX_SOURCE_BYTES
 from gamedsl.syntax.cache import parse
 from gamedsl.syntax.tablefiles import parse_csv
 from gamedsl.runtime.wordlists import Folding, option_in_name, word_list
-from gamedsl.checker.checker import check
+from gamedsl.checker.checker import CheckResult, check
 from gamedsl.compiler import backend as generated
 from gamedsl.compiler.compiler import Compiler
 from gamedsl.runtime.game import Game
@@ -170,8 +170,12 @@ class Loaded:
     diagnostics: List[Diagnostic]
 
 
-def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
-    """Parse a file and, through `extends`, the drafts it builds on, merged into one GameFile."""
+def parse_with_extends(path: str, text: Optional[str] = None,
+                       parse_text: Optional[Callable[[str, str], tuple]] = None) -> Loaded:
+    """Parse a file and, through `extends`, the drafts it builds on, merged into one GameFile.
+    `parse_text(source, path)` parses the given text instead of the cache (an editor's server
+    keeps the declarations of the file being edited in memory); the files it extends are
+    read and parsed as usual."""
     sources: Dict[str, str] = {}
     diags: List[Diagnostic] = []
     chain: List[A.GameFile] = []
@@ -193,7 +197,7 @@ def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
             break
         name = str(current)
         sources[name] = source
-        tree, errors = parse(source, name)
+        tree, errors = (parse_text or parse)(source, name) if not chain else parse(source, name)
         diags.extend(errors)
         if tree is None:
             break
@@ -225,6 +229,40 @@ def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
 BACKENDS = ("compiled", "interpreter")
 
 
+@attrs.define
+class Checked:
+    """A game file checked as `gamedsl check` checks it: every diagnostic (of reading,
+    parsing, checking and compiling), the merged syntax tree and what the checker knows of
+    it (None where the file did not get that far), and the program when there is no error."""
+
+    game: Optional[A.GameFile]
+    sources: Dict[str, str]
+    diagnostics: List[Diagnostic]
+    result: Optional[CheckResult] = None
+    program: object = None
+    compiler: object = None
+
+
+def check_text(path: str, text: Optional[str] = None,
+               parse_text: Optional[Callable[[str, str], tuple]] = None) -> Checked:
+    """Read (or take `text`), parse, check and compile a game; never raises for its mistakes."""
+    loaded = parse_with_extends(path, text, parse_text)
+    diags = list(loaded.diagnostics)
+    if loaded.game is None:
+        return Checked(None, loaded.sources, diags)
+    result = check(loaded.game, loaded.sources)
+    diags.extend(result.diagnostics)
+    checked = Checked(loaded.game, loaded.sources, diags, result)
+    if any(d.is_error for d in diags):
+        return checked
+    try:
+        checked.compiler = Compiler(loaded.game, types=result.types)
+        checked.program = checked.compiler.compile()
+    except RuleError as err:
+        diags.append(err.diagnostic())
+    return checked
+
+
 def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None, backend: str = "compiled"):
     """Read, check and compile a game. Raises GameError (with every diagnostic) if it has errors.
 
@@ -233,24 +271,15 @@ def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None,
     reference the compiled one is tested against, move for move)."""
     if backend not in BACKENDS:
         raise UsageError(f"unknown back end {backend!r}: one of {', '.join(BACKENDS)}")
-    loaded = parse_with_extends(path, text)
-    diags = list(loaded.diagnostics)
-    if loaded.game is None:
-        raise GameError(diags) from None
-    result = check(loaded.game, loaded.sources)
-    diags.extend(result.diagnostics)
-    if any(d.is_error for d in diags):
-        raise GameError(diags)
-    try:
-        compiler = Compiler(loaded.game, types=result.types)
-        program = compiler.compile()
-    except RuleError as err:
-        raise GameError(diags + [err.diagnostic()]) from None
+    checked = check_text(path, text)
+    if checked.program is None:
+        raise GameError(checked.diagnostics) from None
+    program = checked.program
     kwargs = {"max_steps": max_steps} if max_steps else {}
     if backend == "compiled":
         kwargs["blocks"] = blocks(program)
-    game = Game(program, path, loaded.sources, snippets=compiler.snippets(program), **kwargs)
-    game.warnings = [d for d in diags if not d.is_error]
+    game = Game(program, path, checked.sources, snippets=checked.compiler.snippets(program), **kwargs)
+    game.warnings = [d for d in checked.diagnostics if not d.is_error]
     return game
 
 
@@ -264,13 +293,7 @@ def check_files(paths: List[str]) -> Tuple[List[Diagnostic], Dict[str, str]]:
     all_diags: List[Diagnostic] = []
     sources: Dict[str, str] = {}
     for path in paths:
-        try:
-            game = load(path, backend="interpreter")  # (nothing is played: no code to generate)
-            all_diags.extend(game.warnings)
-            sources.update(game.sources)
-        except GameError as err:
-            all_diags.extend(err.diagnostics)
-            loaded = parse_with_extends(path) if Path(path).exists() else None
-            if loaded:
-                sources.update(loaded.sources)
+        checked = check_text(path)
+        all_diags.extend(checked.diagnostics)
+        sources.update(checked.sources)
     return all_diags, sources

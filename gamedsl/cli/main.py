@@ -193,6 +193,20 @@ def cmd_rules(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- lsp
+
+
+def cmd_lsp(args) -> int:
+    try:
+        import pygls  # noqa: F401 — an optional dependency: say how to get it
+    except ImportError:
+        raise UsageError("the language server needs pygls: pip install 'gamedsl[lsp]'") from None
+    from gamedsl.lsp.server import serve
+
+    serve()
+    return 0
+
+
 # ---------------------------------------------------------------- the parser
 
 
@@ -246,6 +260,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="a .game file (it must check without errors)")
     p.add_argument("-o", "--out", metavar="FILE", help="write the rulebook to FILE (default: print it)")
     p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("lsp", help="run the language server an editor starts: diagnostics as you type, "
+                                   "hover, definitions, references, completion (LSP over stdin and stdout)")
+    p.add_argument("--stdio", action="store_true",
+                   help="talk over stdin and stdout (the default and only way; accepted because editors pass it)")
+    p.set_defaults(func=cmd_lsp)
     from gamedsl.cli.sim_commands import add_commands
 
     add_commands(sub)

@@ -87,11 +87,62 @@ def parse(folder: str, source: str, path: str, version: bytes):
     if len(pieces) < 2:
         return parse_text(source, path)
     record = _record_file(folder, path)
-    known = _read(record, version)
+    parsed = _parse_pieces(pieces, _read(record, version), path, keep_going=False)
+    if parsed is None:
+        return parse_text(source, path)  # the whole file, for the diagnostics it gives
+    store(folder, record, (version, parsed))
+    return _joined(pieces, parsed, path)
+
+
+@attrs.frozen
+class Parsed:
+    """A parse of one text: the tree and diagnostics of parsing the file whole (tree None
+    when it has errors), and `decls`, the declarations that parse on their own even then
+    (all of the tree's when it has none), so an editor still knows the names of a file
+    while a line of it is half typed."""
+
+    tree: object
+    diagnostics: List[Diagnostic]
+    decls: tuple
+
+
+class InMemory:
+    """One file's declarations kept in memory between edits, as the folder's record keeps
+    them between runs: an editor's server parses each keystroke's text with it. Nothing is
+    read from or written to the cache folder, whose pickling would cost more than the parse."""
+
+    def __init__(self, path: str):
+        self.path = path
+        self._known: dict = {}
+
+    def parse(self, source: str) -> Parsed:
+        from gamedsl.syntax.parser import parse as parse_text
+
+        pieces = declarations(source)
+        if len(pieces) < 2:
+            tree, diags = parse_text(source, self.path)
+            return Parsed(tree, diags, tree.decls if tree is not None else ())
+        parsed, ok = _parse_pieces(pieces, self._known, self.path, keep_going=True)
+        self._known = parsed
+        if ok:
+            tree, diags = _joined(pieces, parsed, self.path)
+            return Parsed(tree, diags, tree.decls)
+        tree, diags = parse_text(source, self.path)
+        decls = tuple(d for key in pieces if key in parsed for d in parsed[key][1])
+        return Parsed(tree, diags, tree.decls if tree is not None else decls)
+
+
+def _parse_pieces(pieces: List[Tuple[int, str]], known: dict, path: str, keep_going: bool):
+    """Each piece's (start, declarations, diagnostics): known, moved or parsed now. When a
+    run of pieces does not parse: None, or with `keep_going` (parsed, False) where `parsed`
+    holds the pieces that parse alone (each piece of the failed run tried on its own)."""
+    from gamedsl.syntax.parser import parse as parse_text
+
     # a declaration that only moved (lines added or removed above it) is moved, not parsed
     moved = {text: (line, entry) for (line, text), entry in known.items() if line > 1}
     parsed: Dict[Tuple[int, str], tuple] = {}
     missing: List[Tuple[int, str]] = []
+    ok = True
     for key in pieces + [None]:
         if key is not None and key not in known:
             if key[0] > 1 and key[1] in moved:
@@ -101,11 +152,20 @@ def parse(folder: str, source: str, path: str, version: bytes):
                 missing.append(key)
                 continue
         if missing and not _parse_run(parse_text, missing, path, parsed):
-            return parse_text(source, path)  # the whole file, for the diagnostics it gives
+            if not keep_going:
+                return None
+            ok = False
+            if len(missing) > 1:
+                for piece in missing:
+                    _parse_run(parse_text, [piece], path, parsed)
         missing = []
         if key is not None:
             parsed[key] = known[key]
-    store(folder, record, (version, parsed))
+    return (parsed, ok) if keep_going else parsed
+
+
+def _joined(pieces: List[Tuple[int, str]], parsed: dict, path: str):
+    """The tree and diagnostics of the whole file, from those of its pieces."""
     entries = [parsed[key] for key in pieces]
     decls = tuple(d for _, ds, _ in entries for d in ds)
     line, col = entries[0][0]

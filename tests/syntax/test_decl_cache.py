@@ -126,3 +126,49 @@ def test_check_after_an_edit_uses_the_record(tmp_path, monkeypatch):
     edited = source.replace("def turns_each() = 10", "def turns_each() = 11")
     tree, diags = ast_cache.parse(edited, "t.game")
     assert tree == syntax.parse(edited, "t.game")[0]
+
+
+# ---------------------------------------------------------------- kept in memory (an editor's server)
+
+
+@pytest.mark.parametrize("name", ["letter_tycoon", "wordomino"])
+def test_in_memory_edits_read_as_the_whole_file_does(name):
+    path = ROOT / "games" / f"{name}.game"
+    source = path.read_text("utf-8")
+    memory = decl_cache.InMemory(str(path))
+    rng = random.Random(name + " in memory")
+    for edited in [source] + [_edit(source, rng) for _ in range(12)] + [source]:
+        got = memory.parse(edited)
+        tree, diags = whole(edited, str(path))
+        assert (got.tree, [repr(d) for d in got.diagnostics]) == (tree, diags)
+        if tree is not None:
+            assert got.decls == tree.decls
+
+
+def test_in_memory_a_keystroke_parses_one_declaration(monkeypatch):
+    path = ROOT / "games" / "trade_tycoon.game"
+    source = path.read_text("utf-8")
+    memory = decl_cache.InMemory(str(path))
+    memory.parse(source)
+    parsed = []
+    real = syntax.parse
+    monkeypatch.setattr(syntax, "parse", lambda text, p, start="game_file": parsed.append(text) or real(text, p, start))
+    edited = source.replace("def turns_each() = 10", "def turns_each() = 12")
+    assert memory.parse(edited).tree == real(edited, str(path))[0]
+    assert [t.strip() for t in parsed] == ["def turns_each() = 12"]
+
+
+def test_in_memory_a_half_typed_line_keeps_the_other_declarations():
+    path = ROOT / "games" / "trade_tycoon.game"
+    source = path.read_text("utf-8")
+    memory = decl_cache.InMemory(str(path))
+    whole_decls = memory.parse(source).decls
+    broken = source.replace("def turns_each() = 10", "def turns_each() = 10 +")
+    got = memory.parse(broken)
+    assert got.tree is None and any(d.is_error for d in got.diagnostics)
+    names = [getattr(d, "name", None) for d in got.decls]
+    assert "turns_each" not in names
+    assert len(got.decls) == len(whole_decls) - 1
+    # a file opened broken: each declaration is tried on its own
+    fresh = decl_cache.InMemory(str(path)).parse(broken)
+    assert [getattr(d, "name", None) for d in fresh.decls] == names
