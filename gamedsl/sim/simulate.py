@@ -174,9 +174,9 @@ def run(spec: SimSpec, jobs: Optional[int] = None,
 
     def collect(results: Iterable):
         for chunk, counts in results:
-            merge(coverage, counts)
+            merge(coverage, counts)  # a chunk is taken whole, so records and coverage agree if stopped
+            records.extend(chunk)
             for record in chunk:
-                records.append(record)
                 if on_record is not None:
                     on_record(record)
             if on_game is not None:
