@@ -106,8 +106,8 @@ def main(argv=None) -> int:
         print()
         print(f"Dask's cost per task on this machine: {burst:.2f} ms each with {args.tasks} submitted at once "
               f"({1000 / burst:.0f} tasks/s through the scheduler), {trip:.2f} ms for one task's round trip")
-        print(f"a chunk is at most {dask_cluster.MAX_CHUNK} games, about {dask_cluster.CHUNKS_PER_WORKER} "
-              "chunks per worker thread")
+        print(f"chunks: one game each at first, then about {dask_cluster.CHUNK_SECONDS:g} s of play "
+              f"(at most {dask_cluster.MAX_CHUNK} games)")
     return 0
 
 

@@ -10,7 +10,9 @@ same version) but no filesystem shared with this machine. An error message namin
 worker's copy of a file is given back naming the designer's file, so records are the same
 as a local run's.
 
-Results. Chunks come back as they finish, in any order; the caller sorts records by game.
+Chunks. A task is a range of games; the first are of one game, the next of about a second
+of play by the time per game measured so far (see CHUNK_SECONDS). Chunks come back as they
+finish, in any order; the caller sorts records by game.
 Game i has seed + i and its seats whatever chunk or worker plays it, so the records are the
 same for any number of workers.
 
@@ -35,6 +37,7 @@ import re
 import shutil
 import tempfile
 import threading
+import time
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
@@ -44,10 +47,16 @@ from gamedsl.errors import UsageError
 from gamedsl.pipeline import parse_with_extends
 from gamedsl.syntax import ast as A
 
-# A chunk is at most this many games: small enough for a steady progress bar and cheap to run
-# again when its worker dies, large enough that Dask's per-task cost (~ms) is spread thin.
-MAX_CHUNK = 25
-CHUNKS_PER_WORKER = 4  # a run is cut into about this many chunks per worker thread, for balance
+# Chunk sizes. The first chunks are of one game each; then each chunk holds about
+# CHUNK_SECONDS of play, from the seconds per game the workers measured so far: long enough
+# that the scheduler's cost per task (about a millisecond; 5 on this loaded 2-core machine) is
+# a small share even of fast games on many cores, short enough for a live progress bar and for
+# little work run again when a worker dies. Near the end chunks shrink so every thread has
+# work. At most IN_FLIGHT tasks per worker thread are submitted at a time: a million-game run
+# is not a million futures.
+CHUNK_SECONDS = 1.0
+MAX_CHUNK = 5000
+IN_FLIGHT = 2
 CONNECT_TIMEOUT = "10s"
 
 _LOCAL = re.compile(r"local(?::(\d+))?$")
@@ -189,10 +198,14 @@ class _Connection:
             self.cluster.close()
 
 
-def chunks(games: int, threads: int) -> List[Tuple[int, int]]:
-    """Game index ranges [start, stop) covering 0..games-1, in order."""
-    size = max(1, min(MAX_CHUNK, math.ceil(games / (threads * CHUNKS_PER_WORKER))))
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
+def chunk_size(per_game: Optional[float], remaining: int, threads: int) -> int:
+    """Games in the next chunk: one until a game's time is known, then about CHUNK_SECONDS of
+    play, never more than an even share of what is left among the threads."""
+    if per_game is None:
+        return 1
+    size = int(CHUNK_SECONDS / per_game) if per_game > 0 else MAX_CHUNK
+    share = math.ceil(remaining / max(1, threads))
+    return max(1, min(size, MAX_CHUNK, share))
 
 
 def _lost(spec, start: int, stop: int, seats_for: Callable, why: str) -> List[dict]:
@@ -209,34 +222,49 @@ def run_chunks(spec, target, task: Callable, seats_for: Callable,
     distributed = dask()
     bundle = bundle_of(spec.path)
     conn = _Connection(target)
-    futures: list = []
+    futures: Dict[str, object] = {}   # key -> a chunk's future not yet taken
     try:
         if on_start is not None:
             on_start(conn.client)
         shipped = conn.client.scatter(bundle, broadcast=True, hash=True)
         run_id = hashlib.sha256(os.urandom(8)).hexdigest()[:8]
         ranges: Dict[str, Tuple[int, int]] = {}
-        for start, stop in chunks(spec.games, conn.threads()):
-            future = conn.client.submit(task, shipped, spec, start, stop, pure=False,
-                                        key=f"gamedsl-{run_id}-{start}-{stop}")
-            futures.append(future)
-            ranges[future.key] = (start, stop)
-        for future in distributed.as_completed(futures):
+        finished = distributed.as_completed()
+        threads, asked = conn.threads(), time.monotonic()
+        next_game, timed_games, timed_seconds = 0, 0, 0.0
+
+        def submit_more() -> None:
+            nonlocal next_game, threads, asked
+            if time.monotonic() - asked > 2:  # workers may join or leave a real cluster
+                threads, asked = conn.threads(), time.monotonic()
+            per_game = timed_seconds / timed_games if timed_games else None
+            while next_game < spec.games and len(futures) < IN_FLIGHT * threads:
+                start = next_game
+                stop = start + chunk_size(per_game, spec.games - start, threads)
+                key = f"gamedsl-{run_id}-{start}-{stop}"
+                futures[key] = conn.client.submit(task, shipped, spec, start, stop, pure=False, key=key)
+                ranges[key] = (start, stop)
+                finished.add(futures[key])
+                next_game = stop
+
+        submit_more()
+        for future in finished:
             start, stop = ranges[future.key]
             try:
-                records, counts = future.result()
+                records, counts, seconds = future.result()
             except distributed.KilledWorker:
-                records, counts = _lost(spec, start, stop, seats_for,
-                                        "its worker died each time it was run (out of memory? a crash?)"), {}
-            except (KeyboardInterrupt, GeneratorExit):
-                raise
+                records, counts, seconds = _lost(spec, start, stop, seats_for,
+                                                 "its worker died each time it was run (out of memory? a crash?)"), {}, 0.0
             except Exception as err:  # noqa: BLE001 - a worker that cannot run gamedsl at all
                 raise UsageError(f"the cluster's workers could not play the games ({type(err).__name__}: "
                                  f"{err}); is gamedsl, the same version, installed on every worker?", 1) from None
-            yield records, counts
+            del futures[future.key]
             future.release()
+            timed_games += stop - start if seconds else 0
+            timed_seconds += seconds
+            submit_more()
+            yield records, counts
     finally:
-        pending = [f for f in futures if not f.done()]
-        if pending:
-            conn.client.cancel(pending)
+        if futures:
+            conn.client.cancel(list(futures.values()))
         conn.close()

@@ -151,9 +151,10 @@ def test_cluster_usage_errors(tmp_path, capsys, monkeypatch):
     assert not os.listdir(tmp_path)  # refused before anything was written
 
 
-def test_chunks_cover_every_game_once():
-    for games in (1, 7, 100, 1001):
-        for threads in (1, 2, 64):
-            ranges = dask_cluster.chunks(games, threads)
-            assert [i for a, b in ranges for i in range(a, b)] == list(range(games))
-            assert max(b - a for a, b in ranges) <= dask_cluster.MAX_CHUNK
+def test_chunk_sizes_follow_the_time_per_game():
+    size = dask_cluster.chunk_size
+    assert size(None, 1000, 2) == 1  # nothing measured yet
+    assert size(0.001, 100000, 2) == int(dask_cluster.CHUNK_SECONDS / 0.001)
+    assert size(5.0, 1000, 2) == 1  # a slow game is a chunk of its own
+    assert size(0.001, 30, 2) == 15  # near the end, an even share for each thread
+    assert size(0.0, 10 ** 9, 1) == dask_cluster.MAX_CHUNK
