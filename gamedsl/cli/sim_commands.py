@@ -62,6 +62,16 @@ def _cluster(args) -> Optional[str]:
     return args.cluster
 
 
+def _session(cluster: Optional[str]):
+    if cluster is None:
+        from contextlib import nullcontext
+
+        return nullcontext(None)
+    from gamedsl.sim.cluster import session
+
+    return session(cluster)
+
+
 def _prepare(out: Path, spec, cluster: Optional[str]):
     """The --out folder, ready before the first game (exit 2 here if it cannot be written)."""
     from gamedsl.sim.output import RunFolder, about_run
@@ -168,13 +178,14 @@ def cmd_compare(args) -> int:
         folders = {side: _prepare(out / side.lower(), spec, cluster) for side, spec, _ in sides}
     runs = []
     try:
-        for side, spec, game in sides:
-            folder = folders.get(side)
-            sim = _run(spec, args.jobs, args.quiet, label=f"draft {side}", cluster=cluster,
-                       on_record=folder.add if folder else None)
-            runs.append((sim, build(sim, game) if sim.records else None))
-            if not sim.complete:
-                break
+        with _session(cluster) as where:  # a local cluster serves both drafts
+            for side, spec, game in sides:
+                folder = folders.get(side)
+                sim = _run(spec, args.jobs, args.quiet, label=f"draft {side}", cluster=where,
+                           on_record=folder.add if folder else None)
+                runs.append((sim, build(sim, game) if sim.records else None))
+                if not sim.complete:
+                    break
         if out is not None:
             for (side, _, _), (sim, report) in zip(sides, runs):
                 _write_run(folders[side], sim, report, plots=not args.no_plots)

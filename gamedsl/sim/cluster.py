@@ -29,12 +29,14 @@ only when a cluster is asked for.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import hashlib
 import logging
 import math
 import os
 import re
 import shutil
+import signal
 import tempfile
 import threading
 import time
@@ -177,9 +179,17 @@ class _Connection:
             return
         kind, value = parse_target(str(target))
         if kind == "local":
-            self.cluster = distributed.LocalCluster(
-                n_workers=value or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+            # Ctrl-C reaches every process of the terminal's group; it is this process's to
+            # handle (cancel, keep what finished), so the workers are started ignoring it.
+            main = threading.current_thread() is threading.main_thread()
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+            try:
+                self.cluster = distributed.LocalCluster(
+                    n_workers=value or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+            finally:
+                if main:
+                    signal.signal(signal.SIGINT, previous)
             self.client = distributed.Client(self.cluster)
             return
         try:
@@ -198,13 +208,28 @@ class _Connection:
             self.cluster.close()
 
 
+@contextlib.contextmanager
+def session(target):
+    """One connection for several runs (compare's two drafts): a LocalCluster is started
+    once. Yields what `run_chunks` takes as its target."""
+    if target is None:
+        yield None
+        return
+    conn = _Connection(target)
+    try:
+        yield conn.client
+    finally:
+        conn.close()
+
+
 def chunk_size(per_game: Optional[float], remaining: int, threads: int) -> int:
     """Games in the next chunk: one until a game's time is known, then about CHUNK_SECONDS of
-    play, never more than an even share of what is left among the threads."""
+    play, never more than an even share of what is left among the chunks in flight (so the
+    last ones finish together rather than one worker finishing alone)."""
     if per_game is None:
         return 1
     size = int(CHUNK_SECONDS / per_game) if per_game > 0 else MAX_CHUNK
-    share = math.ceil(remaining / max(1, threads))
+    share = math.ceil(remaining / (IN_FLIGHT * max(1, threads)))
     return max(1, min(size, MAX_CHUNK, share))
 
 
