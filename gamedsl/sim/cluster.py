@@ -56,7 +56,11 @@ from gamedsl.syntax import ast as A
 # little work run again when a worker dies. Near the end chunks shrink so every thread has
 # work. At most IN_FLIGHT tasks per worker thread are submitted at a time: a million-game run
 # is not a million futures.
+# On a large cluster chunks grow past CHUNK_SECONDS so the scheduler sees at most about
+# TASKS_PER_SECOND tasks a second (a fifth of what one scheduler handles): 1,000 worker
+# threads get chunks of about 5 s.
 CHUNK_SECONDS = 1.0
+TASKS_PER_SECOND = 200
 MAX_CHUNK = 5000
 IN_FLIGHT = 2
 CONNECT_TIMEOUT = "10s"
@@ -228,7 +232,8 @@ def chunk_size(per_game: Optional[float], remaining: int, threads: int) -> int:
     last ones finish together rather than one worker finishing alone)."""
     if per_game is None:
         return 1
-    size = int(CHUNK_SECONDS / per_game) if per_game > 0 else MAX_CHUNK
+    seconds = max(CHUNK_SECONDS, threads / TASKS_PER_SECOND)
+    size = int(seconds / per_game) if per_game > 0 else MAX_CHUNK
     share = math.ceil(remaining / (IN_FLIGHT * max(1, threads)))
     return max(1, min(size, MAX_CHUNK, share))
 

@@ -160,6 +160,8 @@ def test_chunk_sizes_follow_the_time_per_game():
     assert size(5.0, 1000, 2) == 1  # a slow game is a chunk of its own
     assert size(0.001, 30, 2) == 8  # near the end, an even share for each chunk in flight (2 a thread)
     assert size(0.0, 10 ** 9, 1) == dask_cluster.MAX_CHUNK
+    assert size(0.001, 10 ** 9, 1000) == 5000  # 1,000 threads: 5 s chunks, 200 tasks a second
+    assert size(0.01, 10 ** 9, 1000) == 500
 
 
 def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_cleanly(tmp_path):
