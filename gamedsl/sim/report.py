@@ -53,6 +53,7 @@ def build(run, game) -> dict:
                "moves": stats.summary([r["moves"] for r in played])}
     report = {
         "game": game.title, "file": spec.path, "games": games, "players": n, "seats": spec.seats,
+        "complete": getattr(run, "complete", True), "games_planned": spec.games,
         "rotate": spec.rotate, "seed": spec.seed, "options": run.resolved_options,
         "seconds": round(run.seconds, 3), "games_per_second": round(games / run.seconds, 3) if run.seconds else None,
         "finished": sum(1 for r in records if r["finished"]),
@@ -125,6 +126,9 @@ def render(report: dict) -> str:
     lines = [f"{report['game']}: {report['games']} games, {report['players']} players, seats "
              f"{', '.join(report['seats'])}{' (rotated)' if report['rotate'] else ''}, seeds {report['seed']}.."
              f"{report['seed'] + report['games'] - 1}"]
+    if not report.get("complete", True):
+        lines.append(f"PARTIAL RUN: stopped after {report['games']} of {report['games_planned']} games; "
+                     "the figures below are of the games that finished")
     if report["options"]:
         lines.append("options: " + ", ".join(f"{k}={v}" for k, v in report["options"].items()))
     lines.append(f"{report['finished']} finished, {report['unfinished']} unfinished (turn bound), "

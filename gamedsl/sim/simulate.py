@@ -4,18 +4,27 @@ Game i of a run has seed `seed + i`; with `rotate`, its seats are the given spec
 by i places (so every bot sits in every seat equally often). Each worker loads the game
 once and instruments it for rule coverage (gamedsl/sim/coverage.py); records come back in any
 order and are sorted by game, so the same seed gives the same records with any number of
-jobs. A game whose rules fail is recorded with its error; it does not stop the run.
+jobs. A game whose rules fail is recorded with its error, and a bot that fails (an external
+bot's unreadable answer, a crash in a bot's code) forfeits its seat's game; neither stops the run.
+
+Where the games run is the caller's choice: this process (`jobs=1`), a pool of local worker
+processes, or a Dask cluster (`cluster=`, gamedsl/sim/cluster.py). Each finished game is handed
+to `on_record` as it arrives, so a caller can keep it at once; Ctrl-C stops the run and returns
+the games finished so far, marked incomplete.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
+import threading
 import time
 from typing import Callable, Iterable, List, Optional
 
 import attrs
 
+from gamedsl.sim import cluster as dask_cluster
 from gamedsl.sim.coverage import Coverage, merge
 from gamedsl.bots.external import Forfeit
 from gamedsl.bots.registry import make_bot
@@ -23,6 +32,7 @@ from gamedsl.errors import MoveError, RuleError
 from gamedsl.pipeline import load
 
 _WORKER: dict = {}
+_THREAD = threading.local()  # on a cluster worker: this thread's game, loaded once per bundle
 
 
 @attrs.define
@@ -44,6 +54,7 @@ class SimRun:
     coverage: dict
     seconds: float
     resolved_options: dict
+    complete: bool = True   # False: stopped (Ctrl-C) before every game had been played
 
 
 def seats_for(spec: SimSpec, index: int) -> List[str]:
@@ -69,7 +80,7 @@ def play_one(game, spec: SimSpec, index: int) -> dict:
             waiting = game.waiting_for(state)
             if not waiting:
                 raise RuleError("E503", "the rules wait for no player but the game is not over")
-            move = bots[waiting[0]].choose(state)
+            move = _choose(bots, waiting[0], state)
             state = game.apply(state, move)
             moves += 1
         record["moves"] = moves
@@ -84,6 +95,8 @@ def play_one(game, spec: SimSpec, index: int) -> dict:
             record["turns"] = state["flow"]["turns"]
     except (RuleError, MoveError) as err:
         record["error"] = str(err)
+    except RecursionError:  # rules nested beyond Python's stack: this game's error, not the run's
+        record["error"] = "the rules recurse too deeply"
     finally:
         problems = {str(i): b.problems for i, b in enumerate(bots) if getattr(b, "problems", None)}
         if problems:
@@ -94,7 +107,23 @@ def play_one(game, spec: SimSpec, index: int) -> dict:
     return record
 
 
-def _init_worker(spec: SimSpec, game=None) -> None:
+def _choose(bots: list, seat: int, state: dict) -> dict:
+    """The seat's bot's move. A bot that fails in a way of its own (not the rules' fault, nor
+    a refused move) forfeits this game only: one external bot answering with JSON nested too
+    deeply to read must not abort a run of thousands of games."""
+    try:
+        return bots[seat].choose(state)
+    except (Forfeit, RuleError, MoveError):
+        raise
+    except RecursionError:
+        raise Forfeit(seat, "its bot failed: an answer nested too deeply to read") from None
+    except Exception as err:  # noqa: BLE001 - whatever a bot's own code raises
+        raise Forfeit(seat, f"its bot failed: {type(err).__name__}: {str(err)[:200]}") from None
+
+
+def _init_worker(spec: SimSpec, game=None, pool: bool = False) -> None:
+    if pool:  # Ctrl-C is the parent's to handle: it stops the pool and keeps what finished
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
     if game is None:
         game = load(spec.path, max_steps=spec.max_steps)
     _WORKER.update(game=game, coverage=Coverage(game), spec=spec)
@@ -107,9 +136,36 @@ def _work(index: int):
     return record, cov.counts()
 
 
+def _play_chunk(bundle, spec: SimSpec, start: int, stop: int):
+    """A cluster task: games start..stop-1 of a run, on a worker, with the game loaded from
+    the bundle of its files once per worker thread (Coverage instruments a game in place, so
+    two threads must not share one)."""
+    key = (bundle.digest, spec.max_steps)
+    loaded = getattr(_THREAD, "loaded", None)
+    if loaded is None or loaded[0] != key:
+        game = load(dask_cluster.materialize(bundle), max_steps=spec.max_steps)
+        loaded = _THREAD.loaded = (key, game, Coverage(game))
+    _, game, cov = loaded
+    records, counts = [], {}
+    began = time.perf_counter()
+    for index in range(start, stop):
+        cov.reset()
+        records.append(dask_cluster.as_shown(play_one(game, spec, index), bundle))
+        merge(counts, cov.counts())
+    return records, counts, time.perf_counter() - began  # the time sizes the next chunks
+
+
 def run(spec: SimSpec, jobs: Optional[int] = None,
-        on_game: Optional[Callable[[int], None]] = None) -> SimRun:
-    """Play the run's games on `jobs` processes (default: every core; 1: in this process)."""
+        on_game: Optional[Callable[[int], None]] = None,
+        on_record: Optional[Callable[[dict], None]] = None,
+        cluster=None) -> SimRun:
+    """Play the run's games on `jobs` processes (default: every core; 1: in this process), or
+    on a Dask cluster (`cluster`: a scheduler's address, `local[:N]`, or a dask Client).
+
+    `on_record(record)` gets each finished game as it arrives (in any order), `on_game(done)`
+    the number finished so far. Ctrl-C (KeyboardInterrupt) stops the games still running and
+    returns the finished ones with `complete=False`.
+    """
     game = load(spec.path, max_steps=spec.max_steps)  # errors in the file surface here, before any worker starts
     resolved = game.resolve_options(spec.options)
     jobs = max(1, min(jobs or os.cpu_count() or 1, spec.games or 1))
@@ -118,26 +174,44 @@ def run(spec: SimSpec, jobs: Optional[int] = None,
     coverage: dict = {}
 
     def collect(results: Iterable):
-        for record, counts in results:
-            records.append(record)
-            merge(coverage, counts)
+        for chunk, counts in results:
+            merge(coverage, counts)  # a chunk is taken whole, so records and coverage agree if stopped
+            records.extend(chunk)
+            for record in chunk:
+                if on_record is not None:
+                    on_record(record)
             if on_game is not None:
                 on_game(len(records))
 
-    if jobs == 1:
-        _init_worker(spec, game)
-        try:
-            collect(_work(i) for i in range(spec.games))
-        finally:
-            _WORKER.clear()
-    else:
-        method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-        ctx = multiprocessing.get_context(method)
-        # A forked worker inherits the game loaded above (initargs are not pickled then), so it
-        # need not read, check and compile the file again; a spawned one must load it.
-        initargs = (spec, game) if method == "fork" else (spec,)
-        with ctx.Pool(jobs, initializer=_init_worker, initargs=initargs) as pool:
-            chunk = max(1, min(8, spec.games // (jobs * 8)))
-            collect(pool.imap_unordered(_work, range(spec.games), chunksize=chunk))
+    complete = True
+    try:
+        if cluster is not None:
+            def connected(_client) -> None:  # games/s counts the games, not the cluster's start-up
+                nonlocal started
+                started = time.perf_counter()
+
+            chunks = dask_cluster.run_chunks(spec, cluster, _play_chunk, seats_for, on_start=connected)
+            try:
+                collect(chunks)
+            finally:
+                chunks.close()  # cancels the tasks still running, at once (Ctrl-C, an error)
+        elif jobs == 1:
+            _init_worker(spec, game)
+            try:
+                collect(([record], counts) for record, counts in map(_work, range(spec.games)))
+            finally:
+                _WORKER.clear()
+        else:
+            method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+            ctx = multiprocessing.get_context(method)
+            # A forked worker inherits the game loaded above (initargs are not pickled then), so it
+            # need not read, check and compile the file again; a spawned one must load it.
+            initargs = (spec, game, True) if method == "fork" else (spec, None, True)
+            with ctx.Pool(jobs, initializer=_init_worker, initargs=initargs) as pool:
+                chunk = max(1, min(8, spec.games // (jobs * 8)))
+                collect(([record], counts) for record, counts
+                        in pool.imap_unordered(_work, range(spec.games), chunksize=chunk))
+    except KeyboardInterrupt:
+        complete = False  # the pool or the cluster's tasks are stopped on the way out
     records.sort(key=lambda r: r["game"])
-    return SimRun(spec, records, coverage, time.perf_counter() - started, resolved)
+    return SimRun(spec, records, coverage, time.perf_counter() - started, resolved, complete)
