@@ -174,6 +174,7 @@ def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
     sources: Dict[str, str] = {}
     diags: List[Diagnostic] = []
     chain: List[A.GameFile] = []
+    recovered: List[Diagnostic] = []  # syntax errors of files otherwise read
     current, current_text, seen = Path(path), text, set()
     span = None
     while True:
@@ -196,6 +197,8 @@ def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
         diags.extend(errors)
         if tree is None:
             break
+        if tree.unparsed:  # syntax errors, the rest read: the checker may still speak
+            recovered.extend(errors)
         chain.append(tree)
         ext = [d for d in tree.decls if isinstance(d, A.ExtendsDecl)]
         if not ext:
@@ -209,7 +212,7 @@ def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
             diags.extend(err.diagnostics)
             break
         current_text = None
-    if any(d.is_error for d in diags) or not chain:
+    if not chain or any(d.is_error and not any(d is r for r in recovered) for d in diags):
         return Loaded(None, sources, diags)
     decls = list(chain[-1].decls)
     for variant in reversed(chain[:-1]):  # from the base up, each variant over what it builds on
@@ -217,7 +220,7 @@ def parse_with_extends(path: str, text: Optional[str] = None) -> Loaded:
     decls = [read_table_file(d, sources, diags) if isinstance(d, A.TableDecl) and d.source else d
              for d in decls if not isinstance(d, A.ExtendsDecl)]
     decls = [read_words_file(d, decls, diags) if isinstance(d, A.WordsDecl) else d for d in decls]
-    game = A.GameFile(chain[0].span, tuple(decls))
+    game = A.GameFile(chain[0].span, tuple(decls), tuple(t for tree in chain for t in tree.unparsed))
     return Loaded(game, sources, diags)
 
 
