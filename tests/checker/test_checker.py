@@ -369,3 +369,14 @@ def test_a_variant_is_not_warned_about_base_declarations_it_no_longer_uses(tmp_p
     diags, _ = check_files([str(tmp_path / "variant.game")])
     # 'bonus' (the base's, now unused) is not the variant's mistake; 'spare' is.
     assert [(d.code, d.message) for d in diags] == [("W101", "def 'spare' is never used")]
+
+
+def test_a_wrong_name_in_a_moves_text_lists_the_moves_parameters():
+    text = (ROOT / "tests/checker/bad/move_texts.game").read_text("utf-8")
+    diags, _ = diagnose(text)
+    e109 = [d for d in diags if d.code == "E109"]
+    assert e109[0].hint == "this move's parameters are written {n}"
+    assert e109[1].hint == "this move has no parameters: its text is written as it stands"
+    e110 = [d for d in diags if d.code == "E110"]
+    assert [d.message for d in e110] == ["a move's text writes only its parameters, not '{n + 1}'",
+                                         "a move's text writes only its parameters, not '{p.total}'"]
