@@ -315,7 +315,9 @@ def _check_timeouts(s, env: Env, loops) -> None:
                                   _first_line(t.span), "write 'choose by P within N seconds:'"))
         elif i > 0:
             env.report(Diagnostic("E318", "a choice has one 'on timeout'", _first_line(t.span)))
-        check_block(t.body, env.child(), loops)
+        body = env.child()
+        body.function = body  # like an alternative's (check_alternatives): its lets are its own
+        check_block(t.body, body, loops)
 
 
 def _secret_choose(s: A.SecretChoose, env: Env, loops):
@@ -362,6 +364,9 @@ def check_alternatives(alts, env: Env, loops) -> None:
         if alt.template is not None:
             _check_template(alt, env)
         body_env = inner.child(pure=env.pure)
+        # Only one alternative runs: its lets are its own (not the enclosing function's,
+        # where a sibling's 'let' of the same name would clash), and end with it.
+        body_env.function = body_env
         check_block(alt.body, body_env, loops)
 
 

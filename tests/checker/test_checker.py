@@ -380,3 +380,38 @@ def test_a_wrong_name_in_a_moves_text_lists_the_moves_parameters():
     e110 = [d for d in diags if d.code == "E110"]
     assert [d.message for d in e110] == ["a move's text writes only its parameters, not '{n + 1}'",
                                          "a move's text writes only its parameters, not '{p.total}'"]
+
+
+LETS_IN_ALTERNATIVES = '''game "Lets"
+players 2
+player var total: number = 0
+
+turn:
+  choose by current:
+    add(n in [1, 2]) "add {n}":
+      let gain = n * 2
+      current.total += gain
+    word "word":
+      let gain = "two"
+      say gain
+      let step = 1
+      current.total += step
+  let step = 3
+  if current.total >= 5:
+    end game winner current
+
+score of p: p.total
+'''
+
+
+def test_lets_of_sibling_alternatives_do_not_clash():
+    """Only one alternative of a choice runs: each one's lets are its own (no E105 for a name
+    a sibling also lets, or one let after the choice), and the game runs with either."""
+    from gamedsl.pipeline import load
+    assert codes(LETS_IN_ALTERNATIVES) == []
+    assert codes(LETS_IN_ALTERNATIVES.replace("  let step = 3\n", "  say gain\n")) == ["E101"]
+    game = load("lets.game", LETS_IN_ALTERNATIVES)
+    state = game.new_game(2, seed=1)
+    for text in ("add 2", "word", "add 1"):
+        state = game.apply(state, game.parse_move(state, text))
+    assert game.results(state)["scores"] == [6, 1]
