@@ -6,6 +6,7 @@ paths, no '..'), and everything wrong is reported as diagnostics.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
@@ -231,7 +232,7 @@ def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None)
     if loaded.game is None:
         raise GameError(diags) from None
     result = check(loaded.game, loaded.sources)
-    diags.extend(result.diagnostics)
+    diags.extend(used_by_scenarios(path, result.diagnostics) if text is None else result.diagnostics)
     if any(d.is_error for d in diags):
         raise GameError(diags)
     try:
@@ -242,6 +243,57 @@ def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None)
     game = Game(program, path, loaded.sources, **kwargs)
     game.warnings = [d for d in diags if not d.is_error]
     return game
+
+
+SCENARIO_FOLDER = "scenarios"
+_SCENARIO_GAME = re.compile(r'^\s*game\s*"([^"\n]*)"', re.M)
+_SCENARIO_NOISE = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*')  # texts and comments
+_UNUSED = re.compile(r"^[\w ]+ '(\w+)' is never used$")
+
+
+def scenarios_of(path: str) -> List[Path]:
+    """The scenario files that test a game: beside it or under `scenarios/` beside it, and
+    naming it (`game "..."`, relative to the scenario file)."""
+    game = Path(path)
+    try:
+        target = game.resolve()
+        found = sorted(game.parent.glob("*.scenario"))
+        if (game.parent / SCENARIO_FOLDER).is_dir():
+            found += sorted((game.parent / SCENARIO_FOLDER).rglob("*.scenario"))
+    except (OSError, RuntimeError):
+        return []
+    out = []
+    for f in found[:200]:  # (a folder of thousands is no game's)
+        try:
+            m = _SCENARIO_GAME.search(f.read_text("utf-8")[:4096])
+            if m and (f.parent / m.group(1)).resolve() == target:
+                out.append(f)
+        except (OSError, UnicodeDecodeError, RuntimeError, ValueError):
+            continue
+    return out
+
+
+def used_by_scenarios(path: str, diags: List[Diagnostic]) -> List[Diagnostic]:
+    """`diags` without W101 for what a scenario of the game uses (a def written only for a
+    scenario's `expect`); the W101 left say where a scenario must lie to count."""
+    if not any(d.code == "W101" for d in diags):
+        return diags
+    words = set()
+    for f in scenarios_of(path):
+        try:
+            words |= set(re.findall(r"[A-Za-z_]\w*", _SCENARIO_NOISE.sub(" ", f.read_text("utf-8"))))
+        except (OSError, UnicodeDecodeError):
+            continue
+    out = []
+    for d in diags:
+        m = _UNUSED.match(d.message) if d.code == "W101" else None
+        if m and m.group(1) in words:
+            continue
+        if m:
+            d = attrs.evolve(d, hint=f"use it or remove it (a scenario counts when it lies beside the game "
+                                     f"or in {SCENARIO_FOLDER}/ beside it, naming it)")
+        out.append(d)
+    return out
 
 
 def check_files(paths: List[str]) -> Tuple[List[Diagnostic], Dict[str, str]]:

@@ -415,3 +415,37 @@ def test_lets_of_sibling_alternatives_do_not_clash():
     for text in ("add 2", "word", "add 1"):
         state = game.apply(state, game.parse_move(state, text))
     assert game.results(state)["scores"] == [6, 1]
+
+
+UNUSED_BUT_TESTED = '''game "W"
+players 2
+player var total: number = 0
+def doubled(p: player) = p.total * 2
+def helper() = 3
+turn:
+  choose by current:
+    add(n in [1, 2]) "add {n}":
+      current.total += n
+  if current.total >= 5:
+    end game winner current
+score of p: p.total
+'''
+
+
+def test_a_def_a_scenario_of_the_game_uses_is_used(tmp_path):
+    """W101: a def written for a scenario's `expect` is used when the scenario lies beside the
+    game or in scenarios/ beside it and names it; comments, texts and other games' scenarios
+    do not count, and the warning left says where a scenario must lie."""
+    from gamedsl.pipeline import check_files
+    game = tmp_path / "g.game"
+    game.write_text(UNUSED_BUT_TESTED, "utf-8")
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "g.scenario").write_text(
+        'game "../g.game"\n# helper, in a comment\nscenario "doubled":\n  move "add 2 helper"\n'
+        '  expect doubled(p1) == 4\n', "utf-8")
+    (tmp_path / "other.scenario").write_text('game "other.game"\nscenario "x":\n  expect helper() == 3\n')
+    diags, _ = check_files([str(game)])
+    assert [(d.code, d.message) for d in diags] == [("W101", "def 'helper' is never used")]
+    assert "scenarios/ beside it" in diags[0].hint
+    (tmp_path / "g.scenario").write_text('game "g.game"\nscenario "x":\n  expect helper() == 3\n')
+    assert check_files([str(game)])[0] == []
