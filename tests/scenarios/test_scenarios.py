@@ -222,3 +222,15 @@ def test_a_seat_beyond_the_players_says_how_to_have_more(tmp_path):
     reason = run_file(str(path))[0].reason
     assert reason == ("'by': p3 is no seat here: the game has 2 players (p1..p2); for more, "
                       "write 'players N' first (High card is for 2 to 4 players)")
+
+
+def test_a_draw_from_an_empty_zone_without_refill_draws_what_is_there(tmp_path):
+    """docs/language.md: without `refill from`, a draw stops where the zone runs out, silently."""
+    (tmp_path / "high_card.game").write_text((EXAMPLES / "high_card.game").read_text())
+    path = tmp_path / "t.scenario"
+    path.write_text('game "high_card.game"\n\nscenario "short draws":\n  given:\n'
+                    '    move first(deck) to trick\n    draw 3 from trick to p1.hand\n'
+                    '    draw 2 from trick to p2.hand\n'
+                    '  expect len(p1.hand) == 4 and len(p2.hand) == 3 and len(trick) == 0\n', "utf-8")
+    results = run_file(str(path))
+    assert [r.passed for r in results] == [True], results[0].reason
