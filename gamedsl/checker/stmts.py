@@ -422,10 +422,6 @@ def _typed_params(alt, env: Env) -> dict:
     if not typed and alt.help is not None:
         env.report(Diagnostic("E315", "'help' tells a person how to type a move with typed "
                               "parameters ('w: text'); this move has none", head))
-    if not typed and alt.refusal is not None:
-        env.report(Diagnostic("E315", "'else' after a condition tells a person why a move they "
-                              "typed is refused; this move has no typed parameters",
-                              alt.refusal.span))
     return typed
 
 

@@ -234,3 +234,50 @@ def test_a_draw_from_an_empty_zone_without_refill_draws_what_is_there(tmp_path):
                     '  expect len(p1.hand) == 4 and len(p2.hand) == 3 and len(trick) == 0\n', "utf-8")
     results = run_file(str(path))
     assert [r.passed for r in results] == [True], results[0].reason
+
+
+CHIPS = """game "Chips"
+players 2
+player var chips: number = 1
+player var total: number = 0
+
+table faces:
+  | name | worth |
+  | "A"  | 1     |
+  | "B"  | 2     |
+
+kind card:
+  from faces
+  show name
+
+player zone hand of card: owner
+
+setup:
+  move first([c for c in card if c.name == "A"]) to first(players).hand
+  move first([c for c in card if c.name == "B"]) to first(players).hand
+
+turn:
+  choose by current:
+    play(c in current.hand) "play {c}" if current.chips > 0 else "you have no chips":
+      current.chips -= 1
+      current.total += c.worth
+    done "done":
+      pass
+  if current.total >= 3:
+    end game winner current
+
+score of p: p.total
+"""
+
+
+def test_a_listed_move_its_condition_refuses_says_why(tmp_path):
+    """`if ... else REASON` on a listed move: a person typing it is told the reason; a move
+    no list holds is still 'not a legal move'."""
+    (tmp_path / "chips.game").write_text(CHIPS, "utf-8")
+    path = tmp_path / "t.scenario"
+    path.write_text('game "chips.game"\n\nscenario "no chips":\n  move "play A"\n  move "done"\n'
+                    '  refuse "play B" because "you have no chips"\n'
+                    '  refuse "play Z" because "not a legal move"\n'
+                    '  move "done"\n  move "done"\n  refuse "play A" because "you have no chips"\n', "utf-8")
+    results = run_file(str(path))
+    assert [r.passed for r in results] == [True], results[0].reason
