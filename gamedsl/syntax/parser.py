@@ -23,6 +23,7 @@ from gamedsl.language import MAX_SOURCE_BYTES, grammar_text
 from gamedsl.syntax.cache_store import private_folder
 from gamedsl.diagnostics import Diagnostic
 from gamedsl.language import MAX_NUMBER
+from gamedsl.syntax.cuts import declarations
 from gamedsl.syntax.to_ast import ToAst, NotCallable, NumberTooLarge, finish_calls
 
 MAX_NESTING = 60  # indentation levels and brackets: deeper input is refused, not recursed into
@@ -276,9 +277,7 @@ def parse(source: str, path: str = "<text>", start: str = "game_file",
 
 def _recover(source: str, path: str, whole):
     """Each top-level declaration parsed alone, where it stands in the file (the cut
-    `decl_cache.declarations` makes: a line starting with a letter outside brackets)."""
-    from gamedsl.syntax.decl_cache import declarations
-
+    `cuts.declarations` makes: a line starting with a letter outside brackets)."""
     pieces = declarations(source)
     if len(pieces) < 2 and not _after_open_bracket(pieces[0][0], pieces[0][1], whole[1]):
         return whole
