@@ -6,6 +6,7 @@ paths, no '..'), and everything wrong is reported as diagnostics.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Callable, Dict, List, Optional, Tuple
 
@@ -179,6 +180,7 @@ def parse_with_extends(path: str, text: Optional[str] = None,
     sources: Dict[str, str] = {}
     diags: List[Diagnostic] = []
     chain: List[A.GameFile] = []
+    recovered: List[Diagnostic] = []  # syntax errors of files otherwise read
     current, current_text, seen = Path(path), text, set()
     span = None
     while True:
@@ -201,6 +203,8 @@ def parse_with_extends(path: str, text: Optional[str] = None,
         diags.extend(errors)
         if tree is None:
             break
+        if tree.unparsed:  # syntax errors, the rest read: the checker may still speak
+            recovered.extend(errors)
         chain.append(tree)
         ext = [d for d in tree.decls if isinstance(d, A.ExtendsDecl)]
         if not ext:
@@ -214,7 +218,7 @@ def parse_with_extends(path: str, text: Optional[str] = None,
             diags.extend(err.diagnostics)
             break
         current_text = None
-    if any(d.is_error for d in diags) or not chain:
+    if not chain or any(d.is_error and not any(d is r for r in recovered) for d in diags):
         return Loaded(None, sources, diags)
     decls = list(chain[-1].decls)
     for variant in reversed(chain[:-1]):  # from the base up, each variant over what it builds on
@@ -222,7 +226,7 @@ def parse_with_extends(path: str, text: Optional[str] = None,
     decls = [read_table_file(d, sources, diags) if isinstance(d, A.TableDecl) and d.source else d
              for d in decls if not isinstance(d, A.ExtendsDecl)]
     decls = [read_words_file(d, decls, diags) if isinstance(d, A.WordsDecl) else d for d in decls]
-    game = A.GameFile(chain[0].span, tuple(decls))
+    game = A.GameFile(chain[0].span, tuple(decls), tuple(t for tree in chain for t in tree.unparsed))
     return Loaded(game, sources, diags)
 
 
@@ -251,7 +255,7 @@ def check_text(path: str, text: Optional[str] = None,
     if loaded.game is None:
         return Checked(None, loaded.sources, diags)
     result = check(loaded.game, loaded.sources)
-    diags.extend(result.diagnostics)
+    diags.extend(used_by_scenarios(path, result.diagnostics) if text is None else result.diagnostics)
     checked = Checked(loaded.game, loaded.sources, diags, result)
     if any(d.is_error for d in diags):
         return checked
@@ -286,6 +290,57 @@ def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None,
 def blocks(program):
     """The factory of `program`'s generated block functions (see gamedsl.compiler.backend)."""
     return generated.factory(program)
+
+
+SCENARIO_FOLDER = "scenarios"
+_SCENARIO_GAME = re.compile(r'^\s*game\s*"([^"\n]*)"', re.M)
+_SCENARIO_NOISE = re.compile(r'"(?:[^"\\\n]|\\.)*"|#[^\n]*')  # texts and comments
+_UNUSED = re.compile(r"^[\w ]+ '(\w+)' is never used$")
+
+
+def scenarios_of(path: str) -> List[Path]:
+    """The scenario files that test a game: beside it or under `scenarios/` beside it, and
+    naming it (`game "..."`, relative to the scenario file)."""
+    game = Path(path)
+    try:
+        target = game.resolve()
+        found = sorted(game.parent.glob("*.scenario"))
+        if (game.parent / SCENARIO_FOLDER).is_dir():
+            found += sorted((game.parent / SCENARIO_FOLDER).rglob("*.scenario"))
+    except (OSError, RuntimeError):
+        return []
+    out = []
+    for f in found[:200]:  # (a folder of thousands is no game's)
+        try:
+            m = _SCENARIO_GAME.search(f.read_text("utf-8")[:4096])
+            if m and (f.parent / m.group(1)).resolve() == target:
+                out.append(f)
+        except (OSError, UnicodeDecodeError, RuntimeError, ValueError):
+            continue
+    return out
+
+
+def used_by_scenarios(path: str, diags: List[Diagnostic]) -> List[Diagnostic]:
+    """`diags` without W101 for what a scenario of the game uses (a def written only for a
+    scenario's `expect`); the W101 left say where a scenario must lie to count."""
+    if not any(d.code == "W101" for d in diags):
+        return diags
+    words = set()
+    for f in scenarios_of(path):
+        try:
+            words |= set(re.findall(r"[A-Za-z_]\w*", _SCENARIO_NOISE.sub(" ", f.read_text("utf-8"))))
+        except (OSError, UnicodeDecodeError):
+            continue
+    out = []
+    for d in diags:
+        m = _UNUSED.match(d.message) if d.code == "W101" else None
+        if m and m.group(1) in words:
+            continue
+        if m:
+            d = attrs.evolve(d, hint=f"use it or remove it (a scenario counts when it lies beside the game "
+                                     f"or in {SCENARIO_FOLDER}/ beside it, naming it)")
+        out.append(d)
+    return out
 
 
 def check_files(paths: List[str]) -> Tuple[List[Diagnostic], Dict[str, str]]:

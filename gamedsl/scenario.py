@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import re
 import sys
 from pathlib import Path
 from typing import Dict, Iterable, List, Optional, TextIO, Tuple
@@ -279,12 +280,21 @@ class _Runner:
         game = self.game
         word = _WORDS[type(item)]
         if item.by is not None:
+            said = "'in view of'" if word == "in view of" else "'by'"
+            seats = f"p1..p{state['n']}"
+            by = item.by
+            if isinstance(by, A.Name) and re.fullmatch(r"[pP][0-9]+", by.name) and by.name not in self.names \
+                    and by.name not in game.info.names:
+                more = (f"; for more, write 'players N' first ({game.title} is for "
+                        f"{game.info.players_text()} players)" if state["n"] < game.max_players else "")
+                raise _Failed(by.span, f"{said}: {by.name} is no seat here: the game has "
+                              f"{state['n']} players ({seats}){more}")
             try:
-                seat = game.evaluate(state, item.by, self.names)
+                seat = game.evaluate(state, by, self.names)
             except RuleError as err:
-                raise _rule_failed(self.path, item.by.span, "'by': ", err) from None
+                raise _rule_failed(self.path, by.span, said + ": ", err) from None
             if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state["n"]:
-                raise _Failed(item.by.span, f"'by' needs a player (p1..p{state['n']}), not {seat!r}")
+                raise _Failed(by.span, f"{said} needs a player ({seats}), not {seat!r}")
             return seat
         waiting = game.waiting_for(state)
         if len(waiting) == 1:
@@ -360,18 +370,44 @@ class _Runner:
         reason = f"expected {self._source(expr)}"
         if not isinstance(value, bool):
             raise _Failed(item.span, f"{reason} to be true or false, but it is {self._write(state, value, expr)}")
-        details = []
+        text = reason + ", but it is false"
+        details = self._details(expr, state, names)
+        if details:
+            text += "\n" + "\n".join(details)
+        raise _Failed(item.span, text)
+
+    def _details(self, expr, state: dict, names: dict, indent: str = "") -> List[str]:
+        """Why a false expectation is false: a comparison's two sides; each part of an
+        `and` / `or` with its value (and, for a false comparison, its sides)."""
+        out: List[str] = []
         if isinstance(expr, A.Compare):
             for side in (expr.left, expr.right):
                 try:
                     v = self.game.evaluate(state, side, names)
-                    details.append(f"{self._source(side)} is {self._write(state, v, side)}")
+                    out.append(f"{indent}{self._source(side)} is {self._write(state, v, side)}")
                 except RuleError:
                     pass
-        text = reason + ", but it is false"
-        if details:
-            text += "\n" + "\n".join(details)
-        raise _Failed(item.span, text)
+        elif isinstance(expr, (A.And, A.Or)):
+            parts, todo = [], [expr]
+            while todo:  # a and b and c: the parts in the order written
+                e = todo.pop(0)
+                if type(e) is type(expr):
+                    todo[:0] = [e.left, e.right]
+                else:
+                    parts.append(e)
+            for part in parts:
+                try:
+                    v = self.game.evaluate(state, part, names)
+                except RuleError as err:
+                    out.append(f"{indent}{self._source(part)} fails: error[{err.code}]: {err.message}")
+                    continue
+                shown = ("true" if v else "false") if isinstance(v, bool) else self._write(state, v, part)
+                out.append(f"{indent}{self._source(part)} is {shown}")
+                if v is False:
+                    out += self._details(part, state, names, indent + "  ")
+                    if isinstance(expr, A.And):
+                        break  # what follows was not looked at (it may need this part true)
+        return out
 
     def _view(self, item: A.ScView, state: dict) -> None:
         """What a seat's view shows of a public fact or a player variable (one value per

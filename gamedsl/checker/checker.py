@@ -12,6 +12,7 @@ Modules: checker_scope (names, scopes), checker_exprs (expression types), checke
 
 from __future__ import annotations
 
+import re
 from typing import Callable, Dict, List, Optional
 
 import attrs
@@ -75,5 +76,36 @@ def check(game: A.GameFile, sources: Optional[Dict[str, str]] = None) -> CheckRe
     for fn in CHECKS:
         diags.extend(fn(g))
     unique = list(dict.fromkeys(diags))
+    if game.unparsed:
+        unique = [d for d in unique if not _may_follow_from(d, game.unparsed)]
     unique.sort(key=sort_key)
     return CheckResult(unique, g.types)
+
+
+# With declarations that could not be read (syntax errors), whatever is about the game as a
+# whole may only be missing what they hold: that it has no turn, no players line, a phase
+# never reached, a name never used.
+_WHOLE_GAME = ("E302", "E401", "E402", "E403")
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_QUOTED = re.compile(r"'([^']*)'")
+_DECLARES = re.compile(r"^(?:player\s+)?(?:var|zone|kind|def|procedure|table|enum|option|phase|"
+                       r"result|public|words)\s+([A-Za-z_]\w*)", re.M)
+
+
+def _may_follow_from(d: Diagnostic, unparsed) -> bool:
+    """Whether a diagnostic may be only the echo of a declaration that could not be read:
+    a warning, a word about the whole game, one quoting a name written in such a declaration
+    (a table's column read by a kind: "unknown name 'rank'"), or one naming, quoted or not,
+    what it declares ('zone deck cannot refill from x'; where its first line is too broken
+    to say, any name on that line). Cautious: a real mistake may go unreported until the
+    syntax is mended, an echo never is."""
+    if not d.is_error or d.code in _WHOLE_GAME:
+        return True
+    written, declared = set(), set()
+    for text in unparsed:
+        written |= set(_WORD.findall(text))
+        found = {m.group(1) for m in _DECLARES.finditer(text)}
+        first = next((ln for ln in text.splitlines() if ln[:1].isalpha()), "")
+        declared |= found or set(_WORD.findall(first.split("#", 1)[0]))
+    quoted = {w for q in _QUOTED.findall(d.message) for w in _WORD.findall(q)}
+    return bool(quoted & written) or bool(set(_WORD.findall(d.message)) & declared)

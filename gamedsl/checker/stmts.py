@@ -6,6 +6,8 @@ around the block (for `break`). Diagnostics go to `env.diags`.
 
 from __future__ import annotations
 
+import re
+
 from typing import Optional
 
 from gamedsl.syntax import ast as A
@@ -313,7 +315,9 @@ def _check_timeouts(s, env: Env, loops) -> None:
                                   _first_line(t.span), "write 'choose by P within N seconds:'"))
         elif i > 0:
             env.report(Diagnostic("E318", "a choice has one 'on timeout'", _first_line(t.span)))
-        check_block(t.body, env.child(), loops)
+        body = env.child()
+        body.function = body  # like an alternative's (check_alternatives): its lets are its own
+        check_block(t.body, body, loops)
 
 
 def _secret_choose(s: A.SecretChoose, env: Env, loops):
@@ -358,15 +362,36 @@ def check_alternatives(alts, env: Env, loops) -> None:
             outer = env.child(pure="in a choice's suggestions")
             expect_type(alt.suggest, outer, want, "the suggestions")
         if alt.template is not None:
-            params = [p.name for p in alt.params]
-            for m in PLACEHOLDER.finditer(alt.template):
-                if m.group(1) not in params:
-                    span = env.g.locate(_first_line(alt.span), r"(\{" + m.group(1) + r"\})")
-                    env.report(unknown("E109", "parameter", m.group(1), params, span,
-                                       "a move's text names its parameters: '{x}'",
-                                       of=" in the move's text"))
+            _check_template(alt, env)
         body_env = inner.child(pure=env.pure)
+        # Only one alternative runs: its lets are its own (not the enclosing function's,
+        # where a sibling's 'let' of the same name would clash), and end with it.
+        body_env.function = body_env
         check_block(alt.body, body_env, loops)
+
+
+# Any {...} in a move's text: only a bare parameter name is written there (the engine also
+# reads a typed move back through the text, which an expression would not allow).
+_BRACES = re.compile(r"\{([^{}]*)\}")
+
+
+def _check_template(alt, env: Env) -> None:
+    params = [p.name for p in alt.params]
+    shown = ", ".join("{" + p + "}" for p in params)
+    listed = (f"this move's parameters are written {shown}" if params
+              else "this move has no parameters: its text is written as it stands")
+    for m in _BRACES.finditer(alt.template):
+        inner = m.group(1)
+        span = env.g.locate(_first_line(alt.span), "(" + re.escape(m.group(0)) + ")")
+        if not PLACEHOLDER.fullmatch(m.group(0)):
+            env.report(Diagnostic("E110", f"a move's text writes only its parameters, not "
+                                  f"'{{{inner}}}'", span,
+                                  listed + "; to write another value, let a parameter range "
+                                  "over it ('x in [n + 1 for n in L]'); a component is written "
+                                  "as its kind's 'show' says"))
+        elif inner not in params:
+            env.report(unknown("E109", "parameter", inner, params, span, listed,
+                               of=" in the move's text"))
 
 
 # What a person can type: a text, a number, a cell "4,2", a word of an enum, texts "a, b"
@@ -397,10 +422,6 @@ def _typed_params(alt, env: Env) -> dict:
     if not typed and alt.help is not None:
         env.report(Diagnostic("E315", "'help' tells a person how to type a move with typed "
                               "parameters ('w: text'); this move has none", head))
-    if not typed and alt.refusal is not None:
-        env.report(Diagnostic("E315", "'else' after a condition tells a person why a move they "
-                              "typed is refused; this move has no typed parameters",
-                              alt.refusal.span))
     return typed
 
 

@@ -327,6 +327,14 @@ class Game:
         movers = [s for s in seats if self._machine.moves_for(state, s, first_only=True)]
         if not movers:
             raise MoveError("no move is possible for this seat now", "not_your_turn")
+        for s in movers:  # a listed move its condition refuses, with the rules' reason ('else')
+            try:
+                refused = self._machine.refused_moves(state, s)
+            except RuleError:
+                refused = []
+            for move, reason in refused:
+                if _normalise(self.move_text(state, move)) == want:
+                    raise MoveError(f"'{_quoted(text)}' is not possible: {reason}", "illegal")
         import difflib
         texts += self.typed_hints(state, movers[0])
         close = difflib.get_close_matches(text, texts, n=1, cutoff=0.5)

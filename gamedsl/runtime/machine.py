@@ -812,6 +812,35 @@ class Machine:
             return plain(alt.refusal(ctx))
         return "the rules do not allow it now"
 
+    def refused_moves(self, state: dict, seat: int, limit: int = 2000) -> list:
+        """(move, reason) for the moves of listed alternatives with `if ... else REASON` that
+        the condition refuses now: what a person who types one is told (at most `limit`)."""
+        choice = self._choice_for(state, seat)
+        if choice is None:
+            return []
+        alts, env = choice
+        ctx = self.ctx(state, env, pure=True)
+        ctx.memo = {}
+        out: list = []
+
+        def walk(alt, args):
+            if len(out) >= limit:
+                return
+            if len(args) == len(alt.params):
+                if not alt.guard(ctx):
+                    out.append(({"seat": seat, "alt": alt.name, "args": list(args)}, plain(alt.refusal(ctx))))
+                return
+            param = alt.params[len(args)]
+            domain = param.domain(ctx)
+            for value in domain if isinstance(domain, list) else ():
+                ctx.env[param.name] = value
+                walk(alt, args + [value])
+
+        for alt in alts:
+            if alt.typed is None and alt.guard is not None and alt.refusal is not None:
+                walk(alt, [])
+        return out
+
     def typed_alternatives(self, state: dict, seat: int) -> list:
         """The pending choice's alternatives whose parameters a person types."""
         pending = state["pending"]

@@ -655,6 +655,9 @@ class WordsDecl:
 class GameFile:
     span: Span
     decls: tuple
+    # The texts of top-level declarations that could not be read (a file with syntax errors
+    # read one declaration at a time): the checker keeps quiet about what they might declare.
+    unparsed: tuple = ()
 
 
 # ---------------------------------------------------------------- scenarios

@@ -25,7 +25,7 @@ from gamedsl.syntax.cache_store import entry_file, load, private_folder, store
 from gamedsl.syntax.decl_cache import parse as parse_by_declaration
 
 # What the tree of a given text depends on: any change to these misses every entry.
-_PARSER_MODULES = ("syntax/parser.py", "syntax/to_ast.py", "syntax/ast.py", "syntax/decl_cache.py", "diagnostics.py",
+_PARSER_MODULES = ("syntax/parser.py", "syntax/to_ast.py", "syntax/ast.py", "syntax/decl_cache.py", "syntax/cuts.py", "diagnostics.py",
                    "language.py")
 _SUFFIX = ".ast"
 

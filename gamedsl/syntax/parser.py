@@ -23,6 +23,7 @@ from gamedsl.language import MAX_SOURCE_BYTES, grammar_text
 from gamedsl.syntax.cache_store import private_folder
 from gamedsl.diagnostics import Diagnostic
 from gamedsl.language import MAX_NUMBER
+from gamedsl.syntax.cuts import declarations
 from gamedsl.syntax.to_ast import ToAst, NotCallable, NumberTooLarge, finish_calls
 
 MAX_NESTING = 60  # indentation levels and brackets: deeper input is refused, not recursed into
@@ -255,8 +256,71 @@ def _tree_too_deep(tree) -> Optional[int]:
     return None
 
 
-def parse(source: str, path: str = "<text>", start: str = "game_file") -> Tuple[Optional[object], List[Diagnostic]]:
-    """Parse rule (or scenario) text. Returns (tree or None, diagnostics)."""
+# Syntax errors after which the rest of the file can still be read declaration by declaration
+# (not a file too large or too deep, which is refused whole).
+_RECOVERABLE = ("E002", "E003", "E004", "E006", "E010")
+
+
+def parse(source: str, path: str = "<text>", start: str = "game_file",
+          recover: bool = True) -> Tuple[Optional[object], List[Diagnostic]]:
+    """Parse rule (or scenario) text. Returns (tree or None, diagnostics).
+
+    A game file with a syntax error is read again one top-level declaration at a time, so
+    that every declaration's mistake is reported at once: the tree then holds the
+    declarations that could be read and `unparsed` the texts of those that could not."""
+    tree, diags = _parse(source, path, start)
+    if (tree is None and recover and start == "game_file" and diags
+            and all(d.code in _RECOVERABLE for d in diags)):
+        return _recover(source, path, (tree, diags))
+    return tree, diags
+
+
+def _recover(source: str, path: str, whole):
+    """Each top-level declaration parsed alone, where it stands in the file (the cut
+    `cuts.declarations` makes: a line starting with a letter outside brackets)."""
+    pieces = declarations(source)
+    if len(pieces) < 2 and not _after_open_bracket(pieces[0][0], pieces[0][1], whole[1]):
+        return whole
+    decls: list = []
+    diags: List[Diagnostic] = []
+    unparsed: List[str] = []
+    while pieces:
+        line, text = pieces.pop(0)
+        tree, found = _parse("\n" * (line - 1) + text, path, "game_file")
+        diags.extend(found)
+        if tree is not None:
+            decls.extend(tree.decls)
+            continue
+        rest = _after_open_bracket(line, text, found)
+        if rest is not None:  # the cut saw one piece down to the end: cut what follows again
+            pieces = [(rest[0] + n - 1, t) for n, t in declarations(rest[1])] + pieces
+            text = text[:len(text) - len(rest[1])]
+        unparsed.append(text)
+    if not unparsed or not any(d.is_error for d in diags):
+        return whole  # every piece reads alone: the mistake lies between them
+    if decls:
+        first, last = decls[0].span, decls[-1].span
+        span = A.Span(path, first.line, first.col, last.end_line, last.end_col)
+    else:
+        span = A.Span(path, 1, 1, 1, 1)
+    return A.GameFile(span, tuple(decls), tuple(unparsed)), diags
+
+
+def _after_open_bracket(line: int, text: str, found: List[Diagnostic]) -> Optional[Tuple[int, str]]:
+    """A bracket never closed (E006) leaves the cut nothing to cut at below it. What follows
+    the first line after it that starts with a letter at the margin (where, brackets apart,
+    a declaration begins) is read again as declarations: (its first line, its text)."""
+    opened = next((d.span.line for d in found if d.code == "E006" and d.span), None)
+    if opened is None:
+        return None
+    lines = text.split("\n")
+    for i in range(max(1, opened - line + 1), len(lines)):
+        if lines[i][:1].isascii() and lines[i][:1].isalpha():
+            return line + i, "\n".join(lines[i:])
+    return None
+
+
+def _parse(source: str, path: str, start: str) -> Tuple[Optional[object], List[Diagnostic]]:
     if len(source.encode("utf-8", "replace")) > MAX_SOURCE_BYTES:
         return None, [Diagnostic("E001", f"the file is larger than {MAX_SOURCE_BYTES // 1024} KiB",
                                  A.Span(path, 1, 1, 1, 2))]

@@ -369,3 +369,83 @@ def test_a_variant_is_not_warned_about_base_declarations_it_no_longer_uses(tmp_p
     diags, _ = check_files([str(tmp_path / "variant.game")])
     # 'bonus' (the base's, now unused) is not the variant's mistake; 'spare' is.
     assert [(d.code, d.message) for d in diags] == [("W101", "def 'spare' is never used")]
+
+
+def test_a_wrong_name_in_a_moves_text_lists_the_moves_parameters():
+    text = (ROOT / "tests/checker/bad/move_texts.game").read_text("utf-8")
+    diags, _ = diagnose(text)
+    e109 = [d for d in diags if d.code == "E109"]
+    assert e109[0].hint == "this move's parameters are written {n}"
+    assert e109[1].hint == "this move has no parameters: its text is written as it stands"
+    e110 = [d for d in diags if d.code == "E110"]
+    assert [d.message for d in e110] == ["a move's text writes only its parameters, not '{n + 1}'",
+                                         "a move's text writes only its parameters, not '{p.total}'"]
+
+
+LETS_IN_ALTERNATIVES = '''game "Lets"
+players 2
+player var total: number = 0
+
+turn:
+  choose by current:
+    add(n in [1, 2]) "add {n}":
+      let gain = n * 2
+      current.total += gain
+    word "word":
+      let gain = "two"
+      say gain
+      let step = 1
+      current.total += step
+  let step = 3
+  if current.total >= 5:
+    end game winner current
+
+score of p: p.total
+'''
+
+
+def test_lets_of_sibling_alternatives_do_not_clash():
+    """Only one alternative of a choice runs: each one's lets are its own (no E105 for a name
+    a sibling also lets, or one let after the choice), and the game runs with either."""
+    from gamedsl.pipeline import load
+    assert codes(LETS_IN_ALTERNATIVES) == []
+    assert codes(LETS_IN_ALTERNATIVES.replace("  let step = 3\n", "  say gain\n")) == ["E101"]
+    game = load("lets.game", LETS_IN_ALTERNATIVES)
+    state = game.new_game(2, seed=1)
+    for text in ("add 2", "word", "add 1"):
+        state = game.apply(state, game.parse_move(state, text))
+    assert game.results(state)["scores"] == [6, 1]
+
+
+UNUSED_BUT_TESTED = '''game "W"
+players 2
+player var total: number = 0
+def doubled(p: player) = p.total * 2
+def helper() = 3
+turn:
+  choose by current:
+    add(n in [1, 2]) "add {n}":
+      current.total += n
+  if current.total >= 5:
+    end game winner current
+score of p: p.total
+'''
+
+
+def test_a_def_a_scenario_of_the_game_uses_is_used(tmp_path):
+    """W101: a def written for a scenario's `expect` is used when the scenario lies beside the
+    game or in scenarios/ beside it and names it; comments, texts and other games' scenarios
+    do not count, and the warning left says where a scenario must lie."""
+    from gamedsl.pipeline import check_files
+    game = tmp_path / "g.game"
+    game.write_text(UNUSED_BUT_TESTED, "utf-8")
+    (tmp_path / "scenarios").mkdir()
+    (tmp_path / "scenarios" / "g.scenario").write_text(
+        'game "../g.game"\n# helper, in a comment\nscenario "doubled":\n  move "add 2 helper"\n'
+        '  expect doubled(p1) == 4\n', "utf-8")
+    (tmp_path / "other.scenario").write_text('game "other.game"\nscenario "x":\n  expect helper() == 3\n')
+    diags, _ = check_files([str(game)])
+    assert [(d.code, d.message) for d in diags] == [("W101", "def 'helper' is never used")]
+    assert "scenarios/ beside it" in diags[0].hint
+    (tmp_path / "g.scenario").write_text('game "g.game"\nscenario "x":\n  expect helper() == 3\n')
+    assert check_files([str(game)])[0] == []

@@ -192,3 +192,92 @@ def test_text_writes_a_comprehension_variable_as_a_component_or_player(tmp_path)
                     '  expect [text(p) for p in sort p in players by most seat(p)] == ["P2", "P1"]\n')
     results = run_file(str(path))
     assert [r.passed for r in results] == [True], results[0].reason
+
+
+def test_a_false_and_shows_each_part_and_a_missing_seat_is_named():
+    reason = _reason("line 75:")
+    assert reason.splitlines()[1:] == ["current == p2 is true", "len(supply) == 3 is false",
+                                       "  len(supply) is 9", "  3 is 3"]
+    reason = _reason("line 78:")
+    assert reason == "'in view of': p4 is no seat here: the game has 2 players (p1..p2)"
+    assert "E101" not in reason and "'by'" not in reason
+
+
+def test_an_item_of_a_zone_is_written_as_a_component(tmp_path):
+    (tmp_path / "high_card.game").write_text((EXAMPLES / "high_card.game").read_text())
+    path = tmp_path / "t.scenario"
+    path.write_text('game "high_card.game"\n\nscenario "items":\n'
+                    '  expect text(p1.hand[0]) == text(first(p1.hand))\n'
+                    '  expect text(deck[0]) == text(first(deck))\n'
+                    '  expect text(deck[0]) == text(deck[0].rank)\n'
+                    '  expect text(players[1]) == "P2"\n', "utf-8")
+    results = run_file(str(path))
+    assert [r.passed for r in results] == [True], results[0].reason
+
+
+def test_a_seat_beyond_the_players_says_how_to_have_more(tmp_path):
+    (tmp_path / "high_card.game").write_text((EXAMPLES / "high_card.game").read_text())
+    path = tmp_path / "t.scenario"
+    path.write_text('game "high_card.game"\n\nscenario "p3":\n  move "play 1" by p3\n', "utf-8")
+    reason = run_file(str(path))[0].reason
+    assert reason == ("'by': p3 is no seat here: the game has 2 players (p1..p2); for more, "
+                      "write 'players N' first (High card is for 2 to 4 players)")
+
+
+def test_a_draw_from_an_empty_zone_without_refill_draws_what_is_there(tmp_path):
+    """docs/language.md: without `refill from`, a draw stops where the zone runs out, silently."""
+    (tmp_path / "high_card.game").write_text((EXAMPLES / "high_card.game").read_text())
+    path = tmp_path / "t.scenario"
+    path.write_text('game "high_card.game"\n\nscenario "short draws":\n  given:\n'
+                    '    move first(deck) to trick\n    draw 3 from trick to p1.hand\n'
+                    '    draw 2 from trick to p2.hand\n'
+                    '  expect len(p1.hand) == 4 and len(p2.hand) == 3 and len(trick) == 0\n', "utf-8")
+    results = run_file(str(path))
+    assert [r.passed for r in results] == [True], results[0].reason
+
+
+CHIPS = """game "Chips"
+players 2
+player var chips: number = 1
+player var total: number = 0
+
+table faces:
+  | name | worth |
+  | "A"  | 1     |
+  | "B"  | 2     |
+
+kind card:
+  from faces
+  show name
+
+player zone hand of card: owner
+
+setup:
+  move first([c for c in card if c.name == "A"]) to first(players).hand
+  move first([c for c in card if c.name == "B"]) to first(players).hand
+
+turn:
+  choose by current:
+    play(c in current.hand) "play {c}" if current.chips > 0 else "you have no chips":
+      current.chips -= 1
+      current.total += c.worth
+    done "done":
+      pass
+  if current.total >= 3:
+    end game winner current
+
+score of p: p.total
+"""
+
+
+def test_a_listed_move_its_condition_refuses_says_why(tmp_path):
+    """`if ... else REASON` on a listed move: a person typing it is told the reason; a move
+    no list holds is still 'not a legal move'."""
+    (tmp_path / "chips.game").write_text(CHIPS, "utf-8")
+    path = tmp_path / "t.scenario"
+    path.write_text('game "chips.game"\n\nscenario "no chips":\n  move "play A"\n  move "done"\n'
+                    '  refuse "play B" because "you have no chips"\n'
+                    '  refuse "play Z" because "not a legal move"\n'
+                    '  move "done"\n  move "done"\n  refuse "play A" because "you have no chips"\n', "utf-8")
+    results = run_file(str(path))
+    assert [r.passed for r in results] == [True], results[0].reason
