@@ -15,7 +15,7 @@ from gamedsl.syntax import ast as A
 from gamedsl.errors import RuleError
 from gamedsl.compiler.closures import ExprCompiler
 from gamedsl.compiler.kinds import value_kind
-from gamedsl.runtime.program import (Alt, Decls, KindInfo, OptionSpec, Param, Phase, Program, Stmt,
+from gamedsl.runtime.program import (Alt, Decls, Display, KindInfo, OptionSpec, Param, Phase, Program, Stmt,
                                      Table, VarInfo, ZoneInfo)
 from gamedsl.runtime.wordlists import option_in_name
 
@@ -143,6 +143,14 @@ class Compiler:
             publics=[(r.name, r.var, self.ex.expr(r.expr, {r.var}), value_kind(r.expr, self.d, {r.var: "player"}))
                      for r in publics],
         )
+        shown = one(A.DisplayDecl)
+        if shown is not None:
+            program.display = Display(
+                header=self.ex.expr(shown.header, set(), pure=True) if shown.header is not None else None,
+                hidden=frozenset(e.name for e in shown.hidden),
+                table=[(e.name, e.label or e.name) for e in shown.table],
+                mat=[(e.name, e.label or e.name) for e in shown.mat],
+                reveal=frozenset(e.name for e in shown.reveal))
         program.compiler = self  # scenarios compile their own snippets against the same names
         return program
 
@@ -230,7 +238,8 @@ class Compiler:
             winner = ex.expr(s.winner, scope) if s.winner is not None else None
             return self._add(Stmt("end", s.span, s.after_round, winner))
         if isinstance(s, A.Say):
-            return self._add(Stmt("say", s.span, ex.expr(s.message, scope), value_kind(s.message, self.d)))
+            return self._add(Stmt("say", s.span, ex.expr(s.message, scope), value_kind(s.message, self.d),
+                                  ex.expr(s.to, scope) if s.to is not None else None))
         if isinstance(s, A.Break):
             return self._add(Stmt("break", s.span))
         if isinstance(s, A.Return):

@@ -142,6 +142,7 @@ class Game:
             self._check_timeout(state, move)
             new = clone(state)
             new["said"] = []
+            new.pop("told", None)
             self.machine.submit(new, move)
             return new
         verdict = self.machine.typed_verdict(state, move)
@@ -151,6 +152,7 @@ class Game:
             raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now: {verdict}", "illegal")
         new = clone(state)
         new["said"] = []
+        new.pop("told", None)
         self.machine.submit(new, move)
         return new
 
@@ -189,6 +191,7 @@ class Game:
         """
         new = state if in_place else clone(state)
         new["said"] = []
+        new.pop("told", None)
         self.machine.submit(new, move)
         return new
 
@@ -332,9 +335,13 @@ class Game:
         faces: Dict[str, Dict[str, object]] = {}
         visible = set()
 
+        revealed = p.display.reveal if flow["over"] else ()  # `reveal ... at end`
+
         def show(name, owner, items):
             info = p.zones[name]
-            if info.visibility == "hidden" or (info.visibility == "owner" and owner != seat):
+            if name in revealed:
+                pass
+            elif info.visibility == "hidden" or (info.visibility == "owner" and owner != seat):
                 return {"count": len(items)}
             if isinstance(items, dict):
                 visible.update(items.values())
@@ -370,7 +377,46 @@ class Game:
             "moved": [c for c in state.get("moved", []) if c in visible],
             "submitted": mine, "said": list(state["said"]),
             "public": self.public_facts(state),
+            "told": [text for to, _, text in state.get("told", ()) if to == seat],
+            "heard": self.heard(state, seat),
+            "header": self.header(state),
         }
+
+    def heard(self, state: dict, seat: int) -> List[str]:
+        """What the last move told `seat`, in order: every `say`, and the `say ... to` it was
+        the one told (no other seat's)."""
+        said = list(state["said"])
+        mine = [(at, text) for to, at, text in state.get("told", ()) if to == seat]
+        out, i = [], 0
+        for k, text in enumerate(said):
+            while i < len(mine) and mine[i][0] <= k:
+                out.append(mine[i][1])
+                i += 1
+            out.append(text)
+        out.extend(text for _, text in mine[i:])
+        return out
+
+    def header(self, state: dict) -> Optional[str]:
+        """The declared `display` header line now (a text every seat sees), else None."""
+        fn = self.program.display.header
+        if fn is None:
+            return None
+        ctx = Ctx(self.program, state, {}, self.machine.catalogue(state), pure=True)
+        return plain(fn(ctx))
+
+    def tiebreaks(self, state: dict) -> List[list]:
+        """Each seat's tie-break values (the `tiebreak of p:` keys, in order), as the result
+        table shows what decided equal scores; [] per seat without a tiebreak."""
+        p = self.program
+        if p.tiebreak is None:
+            return [[] for _ in range(state["n"])]
+        var, fns = p.tiebreak
+        ctx = Ctx(p, state, {}, self.machine.catalogue(state), pure=True)
+        out = []
+        for seat in range(state["n"]):
+            ctx.env = {var: seat}
+            out.append([f(ctx) for f, _ in fns])
+        return out
 
     # ------------------------------------------------------------ the end
     def scores(self, state: dict, ctx: Optional[Ctx] = None) -> List[object]:

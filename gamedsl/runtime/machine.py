@@ -353,7 +353,15 @@ class Machine:
 
     def _x_say(self, state, s):
         ctx = self.ctx(state)
-        state["said"].append(self.p.write(s.a(ctx), s.b, ctx.cat))
+        if s.c is None:
+            state["said"].append(self.p.write(s.a(ctx), s.b, ctx.cat))
+            return
+        # `say ... to P`: only P is told; kept apart from `said` (which every seat sees), with
+        # how many public messages came before it, so a view can tell them in order
+        p = s.c(ctx)
+        if not (isinstance(p, int) and not isinstance(p, bool) and 0 <= p < state["n"]):
+            raise RuleError("E504", "'say ... to' needs a player", s.span)
+        state.setdefault("told", []).append([p, len(state["said"]), self.p.write(s.a(ctx), s.b, ctx.cat)])
 
     # zones ---------------------------------------------------------------
     def _zone_list(self, state, zone, span):

@@ -53,6 +53,7 @@ def determinize(game: Game, state: dict, seat: int, rng: random.Random, tries: i
     """A full state the seat cannot tell from `state`, drawn with `rng` (see the module doc)."""
     sample = clone(state)
     sample["said"] = []
+    sample.pop("told", None)
     cat = game.machine.catalogue(sample)
     places = _hidden_places(game, sample, seat)
     nowhere = [c for c, w in enumerate(sample["where"]) if w is None]
