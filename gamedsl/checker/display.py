@@ -68,6 +68,13 @@ def check_display(g: Globals) -> List[Diagnostic]:
                 diags.append(Diagnostic("E320", f"'reveal' names '{e.name}', which every seat sees already",
                                         e.span, "reveal names a hidden or owner zone"))
             seen.add(e.name)
+    for e in d.table + d.mat:
+        if e.states is not None and known.get(e.name) not in ("zone", "player zone", None):
+            diags.append(Diagnostic("E320", f"'{e.name}' is not a zone: only a zone's entry names the "
+                                    "states shown in it", e.span))
+        for st in e.states or ():
+            if known.get(st.name) != "state":
+                diags.append(Diagnostic("E320", f"'{st.name}' is not a component state", st.span))
     hidden = {e.name for e in d.hidden}
     for e in d.table + d.mat:
         if e.name in hidden:

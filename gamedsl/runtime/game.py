@@ -249,6 +249,22 @@ class Game:
                            for i, part in enumerate(parts))
         return " ".join([alt.name] + [written[p.name] for p in alt.params])
 
+    def move_parts(self, state: dict, move: dict) -> tuple:
+        """A move as a client groups it: its alternative's form with each parameter as
+        <name> ("give <c> to <p>"), and each parameter's (name, value as written), in order."""
+        if move.get("alt") == TIMEOUT:
+            return TIMEOUT_TEXT, []
+        stmt = self.program.stmts[state["pending"]["s"]] if state.get("pending") else None
+        alt = None
+        if stmt is not None:
+            alt = next((a for a in (stmt.b if stmt.op == "choose" else stmt.c) if a.name == move.get("alt")), None)
+        if alt is None:
+            return str(move.get("alt")), [(str(i), plain(a)) for i, a in enumerate(move.get("args", []))]
+        cat = self.machine.catalogue(state)
+        parts = [(p.name, self.program.write(v, p.kind, cat)) for p, v in zip(alt.params, move["args"])]
+        template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
+        return _SLOT.sub(lambda m: "<" + m.group(1) + ">", template), parts
+
     def parse_move(self, state: dict, text: str, seat: Optional[int] = None) -> dict:
         """The legal move a person typed (matched on its written form, ignoring case and punctuation)."""
         # A typed alternative's suggestions are not listed here: a text that names one is read

@@ -629,11 +629,13 @@ class PublicDecl:
 
 @node
 class DisplayEntry:
-    """A name a `display` line lists, with the label a player reads (None: the name)."""
+    """A name a `display` line lists, with the label a player reads (None: the name) and, for
+    a zone, the component states shown in it (None: every state not hidden)."""
 
     span: Span
     name: str
     label: Optional[str] = None
+    states: Optional[tuple] = None
 
 
 @node

@@ -371,8 +371,12 @@ class ToAst(Transformer):
         return ("mat", list(c))
 
     def display_entry(self, c):
-        label = _unquote(c[1]) if len(c) > 1 else None
-        return A.DisplayEntry(self._tok_span(c[0]), str(c[0]), label)
+        label = next((_unquote(t) for t in c[1:] if isinstance(t, Token)), None)
+        states = next((t for t in c[1:] if isinstance(t, tuple)), None)
+        return A.DisplayEntry(self._tok_span(c[0]), str(c[0]), label, states)
+
+    def display_states(self, c):
+        return tuple(A.DisplayEntry(self._tok_span(t), str(t)) for t in c)
 
     @v_args(meta=True)
     def public_decl(self, meta, c):
