@@ -98,33 +98,42 @@ class Screen:
 
     # ------------------------------------------------------------ what is shown, in order
     def shown(self, names, mat: bool) -> List[str]:
-        """The names a seat is shown, the declared order first, then the rest in their own."""
+        """The names a seat is shown: those the `table` (or `mat`) line lists, in its order, then
+        the zones it does not list (a zone is cards on the table: leaving it out of the line
+        does not hide it; `hide` does). Without the line, every variable too."""
         hidden = self.display.hidden
-        declared = [n for n, _ in (self.display.mat if mat else self.display.table)]
-        rest = [n for n in names if n not in declared]
-        return [n for n in declared if n in names] + [n for n in rest if n not in hidden]
+        line = self.display.mat if mat else self.display.table
+        declared = [n for n, _ in line]
+        rest = [n for n in names if n not in declared and n not in hidden
+                and (not line or n in self.program.zones)]
+        return [n for n in declared if n in names] + rest
 
     def label(self, name: str) -> str:
         return self.display.label(name)
 
     # ------------------------------------------------------------ pieces
     def _states(self, view: dict, cid, only=None) -> List[tuple]:
-        """(state, value) of a component as the view shows them, bookkeeping left out (and,
+        """(label, (kind, value)) of each state of a component as the view shows them, bookkeeping left out (and,
         `only` given, the states its zone shows)."""
         hidden = self.display.hidden
-        return [(name, values[str(cid)]) for name, values in view.get("cstate", {}).items()
-                if str(cid) in values and name not in hidden and (only is None or name in only)]
+        cstate = view.get("cstate", {})
+        kinds = self.state_kinds
+        if only is not None:  # the zone's own list: its order, its labels
+            return [(label, (kinds.get(name, "value"), cstate[name][str(cid)])) for name, label in only
+                    if str(cid) in cstate.get(name, {})]
+        return [(name, (kinds.get(name, "value"), values[str(cid)])) for name, values in cstate.items()
+                if str(cid) in values and name not in hidden]
 
     def _component(self, view: dict, cid, new: set, only=None) -> str:
         shows = view.get("shows", {})
         text = shows.get(str(cid), str(cid))
         extra = []
-        for name, v in self._states(view, cid, only):
+        for name, (kind, v) in self._states(view, cid, only):
             if isinstance(v, bool):
                 if v:
                     extra.append(name)
             elif v not in (None, [], ""):
-                extra.append(f"{name} {write(v, self.state_kinds.get(name, 'value'), shows)}")
+                extra.append(f"{name} {write(v, kind, shows)}")
         if extra:
             text += " (" + ", ".join(extra) + ")"
         return text + (NEW if cid in new else "")
@@ -154,7 +163,7 @@ class Screen:
             for c in value:
                 got = dict(self._states(view, c, only))
                 table.add_row(shows.get(str(c), str(c)) + (NEW if c in new else ""),
-                              *(_cell(got[s], self.state_kinds.get(s, "value"), shows) if s in got else ""
+                              *(_cell(got[s][1], got[s][0], shows) if s in got else ""
                                 for s in states))
             return Padding(table, (0, 0, 0, 4), expand=False)
         return Text("  ".join(self._component(view, c, new, only) for c in value))

@@ -365,7 +365,7 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
                 continue
             if len(opts) < k <= len(opts) + len(extra):
                 return extra[k - len(opts) - 1]
-            console.print(Text(f"  there is no choice {k}: choose 1 to {len(opts) + len(extra)}, "
+            console.print(Text(f"  there is no move {k}: choose 1 to {len(opts) + len(extra)}, "
                                "or type a move", style="red"))
             continue
         try:
@@ -425,8 +425,8 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
     def tell(seat_moved: Optional[int], text: Optional[str], secret: bool) -> None:
         for h in humans:
             if text is not None:
-                who = "you" if seat_moved == h else f"P{seat_moved + 1}"
-                told[h].append((f"{who}: " + ("chose, in secret" if secret else text), ""))
+                who = f"P{seat_moved + 1}" + (f" ({seats[seat_moved]})" if seats[seat_moved] != "human" else "")
+                told[h].append((f"{who} has chosen." if secret else f"{who}: {text}", ""))
             for message in game.heard(state, h):
                 told[h].append((f"  » {message}", "yellow"))
 

@@ -151,8 +151,8 @@ class Compiler:
                 table=[(e.name, e.label or e.name) for e in shown.table],
                 mat=[(e.name, e.label or e.name) for e in shown.mat],
                 reveal=frozenset(e.name for e in shown.reveal),
-                states={e.name: tuple(st.name for st in e.states) for e in shown.table + shown.mat
-                        if e.states is not None})
+                states={e.name: tuple((st.name, st.label or st.name) for st in e.states)
+                        for e in shown.table + shown.mat if e.states is not None})
         program.compiler = self  # scenarios compile their own snippets against the same names
         return program
 

@@ -177,7 +177,7 @@ class Display:
     table: list = attrs.Factory(list)   # shared zones and vars
     mat: list = attrs.Factory(list)     # each player's zones, vars and public facts
     reveal: frozenset = frozenset()     # zones every seat sees once the game is over
-    states: dict = attrs.Factory(dict)  # zone -> the component states shown in it (else all)
+    states: dict = attrs.Factory(dict)  # zone -> (state, label) shown in it, in order (else all)
 
     def label(self, name: str) -> str:
         for n, label in self.table + self.mat:

@@ -376,7 +376,10 @@ class ToAst(Transformer):
         return A.DisplayEntry(self._tok_span(c[0]), str(c[0]), label, states)
 
     def display_states(self, c):
-        return tuple(A.DisplayEntry(self._tok_span(t), str(t)) for t in c)
+        return tuple(c)
+
+    def display_state(self, c):
+        return A.DisplayEntry(self._tok_span(c[0]), str(c[0]), _unquote(c[1]) if len(c) > 1 else None)
 
     @v_args(meta=True)
     def public_decl(self, meta, c):
