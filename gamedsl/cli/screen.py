@@ -226,9 +226,11 @@ class Screen:
         self.console.print(self.turn_line(view))
         p = self.program
         # the table: shared zones and variables
-        self.console.print(Text("On the table", style="bold underline"))
         shared = [n for n, z in p.zones.items() if not z.per_player]
-        for name in self.shown(shared + list(view.get("vars", {})), mat=False):
+        on_table = self.shown(shared + list(view.get("vars", {})), mat=False)
+        if on_table:
+            self.console.print(Text("On the table", style="bold underline"))
+        for name in on_table:
             if name in view["zones"]:
                 self._line(f"  {self.label(name)}:", self._zone(view, name, view["zones"][name], new,
                                                                 view.get("faces", {}).get(name)))
