@@ -195,9 +195,7 @@ class Screen:
             line += " · " + view["header"]
         else:
             line += f" · round {view['round']}"
-            if self.program.phases and not (len(self.program.phases) == 1 and self.program.phases[0].turn is not None
-                                            and self.program.phases[0].name == "main" and self.program.phases[0].begin is None
-                                            and self.program.phases[0].end_when is None):
+            if view.get("phase") and not _only_a_turn(self.program.phases):
                 line += f", phase {view['phase']}"
         return Text(line, style="bold")
 
@@ -278,7 +276,8 @@ class Screen:
             info = self.program.zones[name]
             pairs = list(zip(value, was)) if info.per_player else [(value, was)]
             for now, then in pairs:
-                out |= _ids(now) - _ids(then)
+                if not (isinstance(then, dict) and set(then) == {"count"}):  # (a hand laid open is not new)
+                    out |= _ids(now) - _ids(then)
         return out
 
     def _got(self, before, view, new) -> List[str]:
@@ -296,41 +295,19 @@ class Screen:
         return out
 
 
+def _only_a_turn(phases) -> bool:
+    """Whether the game declares no phases (a plain `turn:` runs as one phase, "main", that
+    a player need not be told of)."""
+    return (len(phases) == 1 and phases[0].name == "main" and phases[0].begin is None
+            and phases[0].end_when is None and phases[0].then is None)
+
+
 def _ids(value) -> set:
     if isinstance(value, list):
         return set(value)
     if isinstance(value, dict) and set(value) != {"count"}:
         return set(value.values())
     return set()
-
-
-def result_table(game, result: dict, tiebreaks: List[list]) -> Table:
-    """The end of a game as a table: rank, player, score, the tie-break values when scores
-    are equal at the top, and the declared result fields."""
-    n = len(result["ranks"])
-    scored = game.program.score is not None
-    tied = len({fmt(result["scores"][s]) for s in range(n) if result["ranks"][s] <= 2}) < 2 if n > 1 else False
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 2, 0, 0))
-    table.add_column("rank", justify="right")
-    table.add_column("player")
-    if scored:
-        table.add_column("score", justify="right")
-    shown_tb = any(tiebreaks) and (tied or any(result["ranks"].count(r) > 1 for r in result["ranks"])
-                                   or _equal_top(result))
-    if shown_tb:
-        table.add_column("tie-break", justify="right")
-    fields = result.get("fields", {})
-    for name in fields:
-        table.add_column(game.program.display.label(name), justify="right")
-    for s in sorted(range(n), key=lambda s: (result["ranks"][s], s)):
-        row = [str(result["ranks"][s]), f"P{s + 1}" + ("  winner" if s in result["winners"] else "")]
-        if scored:
-            row.append(fmt(result["scores"][s]))
-        if shown_tb:
-            row.append(" ".join(fmt(v) for v in tiebreaks[s]))
-        row += [write(vals[s], "value", {}) for vals in fields.values()]
-        table.add_row(*row)
-    return table
 
 
 def _equal_top(result: dict) -> bool:

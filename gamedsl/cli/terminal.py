@@ -1,8 +1,11 @@
 """The terminal client: seats played by humans (at this terminal) or bots, through the engine API only.
 
-A human seat sees only `game.view(state, seat)`: its own hidden cards, counts of the
-others'. It picks a numbered legal move or types one; bad input is refused with the
-engine's message and asked again. A timed choice (`within N seconds`) runs against a
+A human seat sees only `game.view(state, seat)`, drawn as the game's `display:` declares
+it (gamedsl.cli.screen): the header, whose turn it is, the table, each player's mat, and
+what happened since that seat last looked — every `say`, and only its own `say ... to`.
+It picks a move (few are listed whole; many step by step: the kind of move, then each
+parameter) or types one; a single possible move is shown and made; bad input is refused
+with the engine's message and asked again. A timed choice (`within N seconds`) runs against a
 clock, shown in the prompt; when it runs out the timeout move is applied (unless timers
 are off). The other seats are bots, made from the registry of seat kinds (gamedsl.bots.registry).
 """
@@ -97,23 +100,6 @@ def render_zone(value, shows: dict, size=None, faces: Optional[dict] = None, mov
     return Text(_fmt(value))
 
 
-def _write(v, kind: str, shows: dict) -> str:
-    """A value as a person reads it: players as P2, components by their `show`, lists spaced."""
-    if isinstance(v, list):
-        return " ".join(_write(x, kind, shows) for x in v) if v else "-"
-    if kind == "player" and isinstance(v, int) and not isinstance(v, bool):
-        return f"P{v + 1}"
-    if kind == "component" and isinstance(v, int) and not isinstance(v, bool):
-        return shows.get(str(v), "?")
-    return _fmt(v)
-
-
-def _states_of(view: dict, cid) -> List[tuple]:
-    """(state name, value) of one component, as the view shows them."""
-    return [(name, values[str(cid)]) for name, values in view.get("cstate", {}).items()
-            if str(cid) in values]
-
-
 def render_view(console: Console, game, view: dict) -> None:
     """What one seat may see, as the game's `display:` lays it out (see gamedsl.cli.screen)."""
     Screen(game, console).draw(view)
@@ -132,15 +118,17 @@ def render_result(game, result: dict, seed: Optional[int] = None, tiebreaks: Opt
     seeded = f" (seed {seed})" if seed is not None else ""
     lines = [f"{game.title}: {status}{seeded}"]
     scored = getattr(getattr(game, "program", None), "score", True) is not None
+    note = tie_note(result, tiebreaks) if tiebreaks is not None else None
     for seat in sorted(range(n), key=lambda s: (result["ranks"][s], s)):
         label = game.program.display.label if hasattr(game, "program") else str
         extra = "".join(f"  {label(name)} {_fmt(vals[seat])}" for name, vals in result.get("fields", {}).items())
+        if note:  # equal top scores: what the tie-break compared
+            extra = f"  tie-break {' '.join(_fmt(v) for v in tiebreaks[seat])}" + extra
         win = "  winner" if seat in result["winners"] else ""
         score = f"  score {_fmt(result['scores'][seat])}" if scored else ""
         lines.append(f"  {result['ranks'][seat]}. P{seat + 1}{score}{extra}{win}")
     if result["finished"]:
         lines.append("winners: " + (", ".join(f"P{s + 1}" for s in result["winners"]) or "none"))
-    note = tie_note(result, tiebreaks) if tiebreaks is not None else None
     if note:
         lines.append(note)
     return "\n".join(lines)
