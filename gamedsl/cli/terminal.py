@@ -214,6 +214,8 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
     hints = game.typed_hints(state, seat)
     texts = [game.move_text(state, m) for m in moves]
     screen = screen or Screen(game, console)
+    if console.is_terminal:  # a terminal: the table stays in place, drawn afresh each move
+        console.clear()
     if banner:
         console.rule(Text(f"P{seat + 1}'s turn", style="bold"))
     else:

@@ -88,7 +88,7 @@ def test_trade_tycoon_screen():
 def test_trade_tycoon_draft6_screen_keeps_the_development_hands_secret():
     text = screens("trade_tycoon_draft6", ["human", "random", "random"], 4, ["1", "1"])
     assert not words(text) & {"turn_number", "taken_on"}
-    assert re.search(r"\nP2  .*\n(.*\n)*? +dev_hand: \d hidden", text)
+    assert re.search(r"\nP2  .*\n(.*\n)*? +developments in hand: \d hidden", text)
 
 
 def test_wordomino_screen():
