@@ -130,6 +130,16 @@ class Rulebook:
         self.src = _Source(sources)
         self.decls = list(game.decls)
         self.procedures = {d.name for d in self.decls if isinstance(d, A.ProcDecl)}
+        # the game's `display`: labels players read, and bookkeeping (not described as game state)
+        shown = self.one(A.DisplayDecl)
+        self.hidden = {e.name for e in shown.hidden} if shown else set()
+        self.labels = {e.name: e.label for e in (shown.table + shown.mat) if e.label} if shown else {}
+        self.revealed = {e.name for e in shown.reveal} if shown else set()
+
+    def named(self, name: str) -> str:
+        """A declared name in bold, with the label the players read when it differs."""
+        label = self.labels.get(name)
+        return f"**{name}**" + (f" (“{label}” on the table)" if label and label != name else "")
 
     def of(self, cls) -> list:
         return [d for d in self.decls if isinstance(d, cls)]
@@ -233,7 +243,10 @@ class Rulebook:
             for a in d.attrs:
                 facts.append(f"`{a.name}` is {_code(self.src.text(a.value))}")
             for s in d.states:
-                facts.append(f"each carries `{s.name}` ({_type(s.type)}), at first {_code(self.src.text(s.init))}")
+                if s.name in self.hidden:
+                    facts.append(f"the rules note `{s.name}` on each ({_type(s.type)}): bookkeeping, not shown")
+                else:
+                    facts.append(f"each carries `{s.name}` ({_type(s.type)}), at first {_code(self.src.text(s.init))}")
             if d.show is not None:
                 facts.append(f"written as {_code(self.src.text(d.show))}")
             out.extend(f"- {f}" for f in facts)
@@ -251,8 +264,12 @@ class Rulebook:
             flags = [self._zone_flag(f, d.per_player) for f in d.flags]
             if not any(f.word in ("hidden", "owner", "public") for f in d.flags):
                 flags.insert(0, "open to everyone")
+            if d.name in self.hidden:
+                flags.append("not shown to the players")
+            if d.name in self.revealed:
+                flags.append("laid open for everyone when the game is over")
             lead = self._lead(d)
-            out.append(f"- {whose} **{d.name}** (of {kinds}): " + "; ".join(flags) + "." + (f" {lead}" if lead else ""))
+            out.append(f"- {whose} {self.named(d.name)} (of {kinds}): " + "; ".join(flags) + "." + (f" {lead}" if lead else ""))
         return "\n".join(out) + "\n"
 
     @staticmethod
@@ -276,12 +293,21 @@ class Rulebook:
         if not decls:
             return ""
         out = ["## What is kept track of\n"]
+        notes = [d for d in decls if d.name in self.hidden]
         for d in decls:
+            if d.name in self.hidden:
+                continue
             whose = "each player's" if d.per_player else "the game's"
             secret = " (secret: only its player sees it)" if any(f.name == "secret" for f in d.flags) else ""
             lead = self._lead(d)
-            out.append(f"- `{d.name}` — {whose} {_type(d.type)}, at first {_code(self.src.text(d.init))}{secret}."
+            label = self.labels.get(d.name)
+            shown = f" (“{label}” on the table)" if label and label != d.name else ""
+            out.append(f"- `{d.name}`{shown} — {whose} {_type(d.type)}, at first {_code(self.src.text(d.init))}{secret}."
                        + (f" {lead}" if lead else ""))
+        if notes:
+            out.append("")
+            out.append("The rules also keep notes of their own, not part of the table and never shown: "
+                       + ", ".join(f"`{d.name}`" for d in notes) + ".")
         return "\n".join(out) + "\n"
 
     # ------------------------------------------------------------ the flow
@@ -521,6 +547,8 @@ class Rulebook:
                 return f"**The game ends: {c(s.winner)} wins.**"
             return "**The game ends when this round is over.**" if s.after_round else "**The game ends.**"
         if isinstance(s, A.Say):
+            if s.to is not None:
+                return f"Tell {c(s.to)} only: {c(s.message)}."
             return f"Announce {c(s.message)}."
         if isinstance(s, A.Break):
             return "Stop repeating."

@@ -28,6 +28,7 @@ from gamedsl.checker.decls import (build_globals,
                                    check_vars,
                                    check_words,
                                    check_zones)
+from gamedsl.checker.display import check_display
 from gamedsl.checker.flow import check_flow, check_procedures, check_scoring, check_setup, check_unused
 from gamedsl.checker.scope import Globals
 from gamedsl.diagnostics import Diagnostic, sort_key
@@ -46,6 +47,7 @@ CHECKS: List[Callable[[Globals], List[Diagnostic]]] = [
     check_setup,
     check_flow,
     check_scoring,
+    check_display,
     check_unused,  # last: it needs every use seen
 ]
 

@@ -254,6 +254,8 @@ def _end_game(s: A.EndGame, env: Env, loops):
 
 def _say(s: A.Say, env: Env, loops):
     infer(s.message, env)
+    if s.to is not None:
+        expect_type(s.to, env, T.PLAYER, "whom 'say ... to' tells")
 
 
 def _break(s: A.Break, env: Env, loops):

@@ -100,7 +100,7 @@ def cmd_play(args) -> int:
                         timers=not args.no_timer, hints=args.hints)
     if outcome.abandoned:
         return 0
-    print(render_result(game, game.results(outcome.state), seed))
+    print(render_result(game, game.results(outcome.state), seed, game.tiebreaks(outcome.state)))
     return 0
 
 
@@ -134,7 +134,8 @@ def cmd_replay(args) -> int:
             render_view(console, done.game, done.game.view(done.state, seat))
     if not done.game.is_over(done.state):
         print(f"the log ends after {len(done.log.moves)} moves, before the game does (abandoned)")
-    print(render_result(done.game, done.game.results(done.state), done.log.header["seed"]))
+    print(render_result(done.game, done.game.results(done.state), done.log.header["seed"],
+                        done.game.tiebreaks(done.state)))
     return 0
 
 

@@ -1,8 +1,11 @@
 """The terminal client: seats played by humans (at this terminal) or bots, through the engine API only.
 
-A human seat sees only `game.view(state, seat)`: its own hidden cards, counts of the
-others'. It picks a numbered legal move or types one; bad input is refused with the
-engine's message and asked again. A timed choice (`within N seconds`) runs against a
+A human seat sees only `game.view(state, seat)`, drawn as the game's `display:` declares
+it (gamedsl.cli.screen): the header, whose turn it is, the table, each player's mat, and
+what happened since that seat last looked — every `say`, and only its own `say ... to`.
+It picks a move (few are listed whole; many step by step: the kind of move, then each
+parameter) or types one; a single possible move is shown and made; bad input is refused
+with the engine's message and asked again. A timed choice (`within N seconds`) runs against a
 clock, shown in the prompt; when it runs out the timeout move is applied (unless timers
 are off). The other seats are bots, made from the registry of seat kinds (gamedsl.bots.registry).
 """
@@ -13,7 +16,7 @@ import codecs
 import os
 import select
 import time
-from typing import IO, List, Optional
+from typing import IO, Dict, List, Optional, Sequence
 
 import attrs
 from rich import box
@@ -21,13 +24,14 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from gamedsl.cli.screen import Screen, make_console, tie_note
 from gamedsl.runtime.values import plain
 from gamedsl.errors import MoveError
 from gamedsl.bots.registry import make_seat
 from gamedsl.errors import UsageError
 from gamedsl.logs import LogWriter
 
-MAX_LISTED_MOVES = 40
+MAX_LOG = 14  # lines of what happened shown on a screen
 WARN_AT = 10  # seconds left on a timed choice when the player is warned
 QUIT_WORDS = {"quit", "exit", "q"}
 HELP_WORDS = {"help", "?", "moves"}
@@ -96,91 +100,14 @@ def render_zone(value, shows: dict, size=None, faces: Optional[dict] = None, mov
     return Text(_fmt(value))
 
 
-def _write(v, kind: str, shows: dict) -> str:
-    """A value as a person reads it: players as P2, components by their `show`, lists spaced."""
-    if isinstance(v, list):
-        return " ".join(_write(x, kind, shows) for x in v) if v else "-"
-    if kind == "player" and isinstance(v, int) and not isinstance(v, bool):
-        return f"P{v + 1}"
-    if kind == "component" and isinstance(v, int) and not isinstance(v, bool):
-        return shows.get(str(v), "?")
-    return _fmt(v)
-
-
-def _states_of(view: dict, cid) -> List[tuple]:
-    """(state name, value) of one component, as the view shows them."""
-    return [(name, values[str(cid)]) for name, values in view.get("cstate", {}).items()
-            if str(cid) in values]
-
-
 def render_view(console: Console, game, view: dict) -> None:
-    """What one seat may see: the round and phase, variables, players' values and public
-    facts, and every zone (components with states as a table: a row each, a column per state)."""
-    head = f"{game.title} — round {view['round']}"
-    if view.get("phase"):
-        head += f", phase {view['phase']}"
-    head += f" — you are P{view['seat'] + 1}"
-    console.print(Text(head, style="bold"))
-    shows = view.get("shows", {})
-    var_kinds = {v.name: v.kind for v in game.info.vars}
-    if view.get("vars"):
-        console.print(Text("  ".join(f"{k} = {_write(v, var_kinds.get(k, 'value'), shows)}"
-                                     for k, v in view["vars"].items())))
-    columns = dict(view.get("pvars", {}))
-    columns.update(view.get("public") or {})
-    if columns:
-        table = Table(box=box.SIMPLE, show_header=True, pad_edge=False)
-        table.add_column("player")
-        for name in columns:
-            table.add_column(name, justify="right")
-        for seat in range(view["players"]):
-            mark = " (you)" if seat == view["seat"] else ""
-            table.add_row(f"P{seat + 1}{mark}", *(_write(vals[seat], var_kinds.get(name, "value"), shows)
-                                                   for name, vals in columns.items()))
-        console.print(table)
-    zones = {z.name: z for z in game.info.zones}
-    state_kinds = dict(game.info.component_states)
-    for name, value in view["zones"].items():
-        info = zones.get(name)
-        size = info.size if info is not None and info.grid else None
-        if info is not None and info.per_player:
-            for seat, v in enumerate(value):
-                mark = " (you)" if seat == view["seat"] else ""
-                console.print(Text(f"{name} of P{seat + 1}{mark}: ", style="cyan"), end="")
-                _print_zone(console, v, shows, size, view, state_kinds)
-        else:
-            console.print(Text(f"{name}: ", style="cyan"), end="")
-            _print_zone(console, value, shows, size, view, state_kinds, view.get("faces", {}).get(name))
+    """What one seat may see, as the game's `display:` lays it out (see gamedsl.cli.screen)."""
+    Screen(game, console).draw(view)
 
 
-def _print_zone(console: Console, value, shows, size, view: Optional[dict] = None, kinds=None,
-                faces: Optional[dict] = None) -> None:
-    if view is not None and isinstance(value, list) and any(_states_of(view, c) for c in value):
-        # components with states: a table, one component a row, one state a column
-        names: List[str] = []
-        for c in value:
-            names += [n for n, _ in _states_of(view, c) if n not in names]
-        table = Table(box=box.SIMPLE_HEAD, show_header=True, show_edge=False, pad_edge=False,
-                      padding=(0, 2, 0, 0))
-        table.add_column("", no_wrap=True)
-        for n in names:
-            table.add_column(n, no_wrap=True)
-        for c in value:
-            states = dict(_states_of(view, c))
-            table.add_row(shows.get(str(c), str(c)),
-                          *(_write(states[n], kinds.get(n, "value"), shows) if n in states else ""
-                            for n in names))
-        console.print()
-        console.print(table)
-        return
-    r = render_zone(value, shows, size, faces, set((view or {}).get("moved", ())))
-    if isinstance(r, Table):
-        console.print()
-    console.print(r)
-
-
-def render_result(game, result: dict, seed: Optional[int] = None) -> str:
-    """The end of a game as plain text: ranks, scores, winners, turns, result fields."""
+def render_result(game, result: dict, seed: Optional[int] = None, tiebreaks: Optional[list] = None) -> str:
+    """The end of a game as plain text: ranks, scores, winners, turns, result fields, and
+    (given each seat's `tiebreaks`) how the tie-break decided equal top scores."""
     n = len(result["ranks"])
     if result["finished"]:
         status = f"finished after {result['turns']} turns"
@@ -191,13 +118,19 @@ def render_result(game, result: dict, seed: Optional[int] = None) -> str:
     seeded = f" (seed {seed})" if seed is not None else ""
     lines = [f"{game.title}: {status}{seeded}"]
     scored = getattr(getattr(game, "program", None), "score", True) is not None
+    note = tie_note(result, tiebreaks) if tiebreaks is not None else None
     for seat in sorted(range(n), key=lambda s: (result["ranks"][s], s)):
-        extra = "".join(f"  {name} {_fmt(vals[seat])}" for name, vals in result.get("fields", {}).items())
+        label = game.program.display.label if hasattr(game, "program") else str
+        extra = "".join(f"  {label(name)} {_fmt(vals[seat])}" for name, vals in result.get("fields", {}).items())
+        if note:  # equal top scores: what the tie-break compared
+            extra = f"  tie-break {' '.join(_fmt(v) for v in tiebreaks[seat])}" + extra
         win = "  winner" if seat in result["winners"] else ""
         score = f"  score {_fmt(result['scores'][seat])}" if scored else ""
         lines.append(f"  {result['ranks'][seat]}. P{seat + 1}{score}{extra}{win}")
     if result["finished"]:
         lines.append("winners: " + (", ".join(f"P{s + 1}" for s in result["winners"]) or "none"))
+    if note:
+        lines.append(note)
     return "\n".join(lines)
 
 
@@ -251,35 +184,106 @@ class LineReader:
         return line + nl
 
 
+LIST_AT = 16   # more moves than this are chosen step by step: the form, then each parameter
+BACK_WORDS = {"back", "up", ".."}
+
+
+def _options(keyed: List[tuple], prefix: tuple) -> List[tuple]:
+    """The choices one step below `prefix`: (written value, the moves under it), in order."""
+    out: Dict[str, list] = {}
+    for key, move in keyed:
+        if key[:len(prefix)] == prefix and len(key) > len(prefix):
+            out.setdefault(key[len(prefix)], []).append(move)
+    return list(out.items())
+
+
 def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, banner: bool,
-               seconds: Optional[float] = None, hinting: bool = False) -> dict:
+               seconds: Optional[float] = None, hinting: bool = False, screen: Optional[Screen] = None,
+               log: Sequence[tuple] = ()) -> dict:
     """The move a person at this terminal makes; with `seconds`, the choice is timed: the
     prompt shows the time left, a warning comes near the end, and when the clock runs out
     the result is the timeout move. With `hinting`, 'hint' lists the typed moves the rules
-    suggest (for bots); without it (the default) a person finds their own."""
+    suggest (for bots); without it (the default) a person finds their own.
+
+    Few moves are listed whole; many are chosen step by step (the kind of move, then each of
+    its parameters, e.g. the card, then the partner, then the order), every step listing all
+    its choices; 'back' goes up a step; a move can always be typed whole. A single possible
+    move (and nothing to type) is shown and made."""
     # Moves a person types (a word) are not listed: their suggestions are for bots.
     moves = game.legal_moves(state, seat, suggestions=False)
     hints = game.typed_hints(state, seat)
     texts = [game.move_text(state, m) for m in moves]
+    screen = screen or Screen(game, console)
+    if console.is_terminal:  # a terminal: the table stays in place, drawn afresh each move
+        console.clear()
     if banner:
         console.rule(Text(f"P{seat + 1}'s turn", style="bold"))
     else:
         console.rule()
-    render_view(console, game, game.view(state, seat))
+    screen.draw(game.view(state, seat), log)
+    if len(moves) == 1 and not hints:
+        console.print(Text(f"Your only move, P{seat + 1}: {texts[0]}", style="bold"))
+        return moves[0]
+
+    if len(moves) > LIST_AT:
+        keyed = []
+        for m in moves:
+            form, parts = game.move_parts(state, m)
+            keyed.append(((form,) + tuple(v for _, v in parts), m))
+    else:  # few: each move whole, as it is written
+        keyed = [((t,), m) for t, m in zip(texts, moves)]
+    prefix: tuple = ()
+    extra: List[dict] = []  # moves the rules suggest, listed on 'hint'
+    opts: List[tuple] = []
+
+    def step():
+        """Go down while a step has one choice; the choices at this step."""
+        nonlocal prefix
+        while True:
+            found = _options(keyed, prefix)
+            if len(found) == 1 and len(found[0][1]) > 1 and _options(keyed, prefix + (found[0][0],)):
+                prefix = prefix + (found[0][0],)
+                continue
+            return found
 
     def list_moves():
-        console.print(Text(f"Your moves, P{seat + 1}:", style="bold"))
-        for i, t in enumerate(texts[:MAX_LISTED_MOVES], 1):
-            console.print(Text(f"  {i:>3}. {t}"))
-        if len(texts) > MAX_LISTED_MOVES:
-            console.print(Text(f"  ... and {len(texts) - MAX_LISTED_MOVES} more: type a move", style="dim"))
-        for hint in hints:
-            console.print(Text(f"  or type: {hint}", style="bold"))
-        for lines in game.typed_help(state, seat):
-            for line in lines.splitlines():
-                console.print(Text(f"    {line}", style="dim"))
+        nonlocal opts
+        opts = step()
+        if prefix:
+            form, parts = keyed_form(prefix)
+            console.print(Text(f"Your move, P{seat + 1}: {form}", style="bold"))
+            if parts:
+                console.print(Text(f"  choose {parts}:", style="bold"))
+        else:
+            console.print(Text(f"Your moves, P{seat + 1}:", style="bold"))
+        rows = []
+        for i, (label, under) in enumerate(opts, 1):
+            more = f"  ({len(under)} moves)" if len(under) > 1 else ""
+            rows.append(f"{i:>3}. {label}{more}")
+        for i, m in enumerate(extra, len(opts) + 1):
+            rows.append(f"{i:>3}. {game.move_text(state, m)}")
+        _columns(console, rows)
+        if not prefix:
+            for hint in hints:
+                console.print(Text(f"  or type: {hint}", style="bold"))
+            for lines in game.typed_help(state, seat):
+                for line in lines.splitlines():
+                    console.print(Text(f"    {line}", style="dim"))
         asks = "'view' to look again, " + ("'hint' for the moves the rules suggest, " if hints and hinting else "")
-        console.print(Text(f"Type a number or a move ({asks}'quit' to stop).", style="dim"))
+        back = "'back' to choose again, " if prefix else ""
+        console.print(Text(f"Type a number or a move ({back}{asks}'quit' to stop).", style="dim"))
+
+    def keyed_form(pre: tuple):
+        """The form chosen so far, with the parameters still open as <name>, and the next one."""
+        sample = next(m for k, m in keyed if k[:len(pre)] == pre)
+        form, parts = game.move_parts(state, sample)
+        if len(keyed[0][0]) == 1:  # listed whole
+            return pre[0], ""
+        written = form
+        for (name, value), picked in zip(parts, pre[1:]):
+            written = written.replace(f"<{name}>", picked, 1)
+        left = [name for name, _ in parts[len(pre) - 1:]]
+        return written, (left[0] if left else "")
 
     def list_offered():
         # a typed move's suggestions (the words of a word game) only when the person asks
@@ -287,12 +291,9 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
         if not offered:
             console.print(Text("  the rules suggest nothing more", style="dim"))
             return
-        first = len(moves) + 1
-        moves.extend(offered)
-        for i, m in enumerate(offered[:MAX_LISTED_MOVES], first):
-            console.print(Text(f"  {i:>3}. {game.move_text(state, m)}"))
-        if len(offered) > MAX_LISTED_MOVES:
-            console.print(Text(f"  ... and {len(offered) - MAX_LISTED_MOVES} more", style="dim"))
+        first = len(opts) + len(extra) + 1
+        extra.extend(offered)
+        _columns(console, [f"{i:>3}. {game.move_text(state, m)}" for i, m in enumerate(offered, first)])
 
     list_moves()
     deadline = time.monotonic() + seconds if seconds is not None else None
@@ -328,25 +329,53 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
         if word in HELP_WORDS:
             list_moves()
             continue
+        if word in BACK_WORDS:
+            prefix = prefix[:-1]
+            while prefix and len(_options(keyed, prefix[:-1])) == 1:
+                prefix = prefix[:-1]  # (a step with one choice was never asked)
+            list_moves()
+            continue
         if word in VIEW_WORDS:
-            render_view(console, game, game.view(state, seat))
+            screen.draw(game.view(state, seat))
             continue
         if word in HINT_WORDS and hints:
             if not hinting:
                 console.print(Text("  hints are off: find your own move (play --hints turns them on)", style="dim"))
-            elif not any(game.is_suggestion(state, m) for m in moves):
+            elif not extra:
                 list_offered()
             continue
         if said.isdigit():
             k = int(said)
-            if 1 <= k <= len(moves):
-                return moves[k - 1]
-            console.print(Text(f"  there is no move {k}: choose 1 to {len(moves)}, or type a move", style="red"))
+            if 1 <= k <= len(opts):
+                label, under = opts[k - 1]
+                if len(under) == 1 or not _options(keyed, prefix + (label,)):
+                    return under[0]
+                prefix = prefix + (label,)
+                list_moves()
+                continue
+            if len(opts) < k <= len(opts) + len(extra):
+                return extra[k - len(opts) - 1]
+            console.print(Text(f"  there is no move {k}: choose 1 to {len(opts) + len(extra)}, "
+                               "or type a move", style="red"))
             continue
         try:
             return game.parse_move(state, said, seat)
         except MoveError as err:
             console.print(Text(f"  {err.message}", style="red"))
+
+
+def _columns(console: Console, rows: List[str]) -> None:
+    """Numbered choices, in columns when there are many (every one shown: none cut)."""
+    if len(rows) <= LIST_AT:
+        for r in rows:
+            console.print(Text(r))
+        return
+    width = max(len(r) for r in rows) + 2
+    across = max(1, min(4, (console.width or 80) // width))
+    down = (len(rows) + across - 1) // across
+    for i in range(down):
+        console.print(Text("".join(rows[i + k * down].ljust(width) for k in range(across)
+                                   if i + k * down < len(rows)).rstrip()))
 
 
 def _seconds(n: float) -> str:
@@ -372,11 +401,31 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
 
     out = out if out is not None else sys.stdout
     reader = LineReader(inp if inp is not None else sys.stdin)
-    console = Console(file=out, highlight=False, markup=False, emoji=False, soft_wrap=False)
+    console = make_console(out)
+    screen = Screen(game, console)
     state = game.new_game(len(seats), seed, options, max_turns)
     players = [make_seat(k, game, i, seed) for i, k in enumerate(seats)]
     humans = [i for i, k in enumerate(seats) if k == "human"]
     log = LogWriter(log_path, game, len(seats), seed, state["options"], max_turns) if log_path else None
+    # What happened, as each human seat was told it: (line, style) entries, and how many
+    # of them each seat has been shown.
+    told: Dict[int, List[tuple]] = {h: [] for h in humans}
+    shown: Dict[int, int] = {h: 0 for h in humans}
+
+    def tell(seat_moved: Optional[int], text: Optional[str], secret: bool) -> None:
+        for h in humans:
+            if text is not None:
+                who = f"P{seat_moved + 1}" + (f" ({seats[seat_moved]})" if seats[seat_moved] != "human" else "")
+                told[h].append((f"{who} has chosen." if secret else f"{who}: {text}", ""))
+            for message in game.heard(state, h):
+                told[h].append((f"  » {message}", "yellow"))
+
+    def since(h: int) -> List[tuple]:
+        got = told[h][shown[h]:][-MAX_LOG:]
+        shown[h] = len(told[h])
+        return got
+
+    tell(None, None, False)  # what the setup said
     count = 0
     try:
         while not game.is_over(state):
@@ -392,7 +441,7 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
                 try:
                     seconds = game.timer(state, seat) if timers else None
                     move = _ask_human(console, reader, game, state, seat, banner=len(humans) > 1,
-                                      seconds=seconds, hinting=hints)
+                                      seconds=seconds, hinting=hints, screen=screen, log=since(seat))
                 except _Quit as q:
                     console.print(Text(f"{q.why}; the game was abandoned after {count} moves."))
                     return Outcome(state, abandoned=True, moves=count)
@@ -403,19 +452,17 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
             count += 1
             if log is not None:
                 log.move(move, text)
-            if humans or verbose:
-                who = f"P{seat + 1}" + (f" ({seats[seat]})" if seats[seat] != "human" else "")
-                if secret and humans:
-                    console.print(Text(f"{who} has chosen.", style="dim"))
-                else:
-                    console.print(Text(f"{who}: {text}"))
+            if humans:
+                tell(seat, text, secret)
+            elif verbose:
+                console.print(Text(f"P{seat + 1} ({seats[seat]}): {text}"))
                 for message in state.get("said", []):
                     console.print(Text(f"  » {message}", style="yellow"))
         if log is not None:
             log.finish(game.results(state))
         if humans:
             console.rule(Text("game over", style="bold"))
-            render_view(console, game, game.view(state, humans[0]))
+            screen.draw(game.view(state, humans[0]), since(humans[0]))
         return Outcome(state, moves=count)
     finally:
         if log is not None:

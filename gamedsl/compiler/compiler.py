@@ -17,7 +17,7 @@ from gamedsl.compiler.closures import ExprCompiler
 from gamedsl.compiler.kinds import value_kind
 from gamedsl.runtime import program as P
 from gamedsl.runtime.info import OptionInfo
-from gamedsl.runtime.program import (Alt, Decls, KindInfo, Param, Phase, Program, Snippet,
+from gamedsl.runtime.program import (Alt, Decls, Display, KindInfo, Param, Phase, Program, Snippet,
                                      Table, VarInfo, ZoneInfo)
 from gamedsl.runtime.wordlists import option_in_name
 
@@ -87,7 +87,8 @@ class Statements:
             winner = ex.expr(s.winner, scope) if s.winner is not None else None
             return add(P.EndStmt, s.span, after_round=s.after_round, winner=winner)
         if isinstance(s, A.Say):
-            return add(P.SayStmt, s.span, message=ex.expr(s.message, scope), kind=value_kind(s.message, self.d))
+            return add(P.SayStmt, s.span, message=ex.expr(s.message, scope), kind=value_kind(s.message, self.d),
+                       to=ex.expr(s.to, scope) if s.to is not None else None)
         if isinstance(s, A.Break):
             return add(P.BreakStmt, s.span)
         if isinstance(s, A.Return):
@@ -273,8 +274,18 @@ class Compiler(Statements):
         publics = by_type.get(A.PublicDecl, [])
         players = one(A.PlayersDecl)
         title = one(A.GameDecl)
+        shown = one(A.DisplayDecl)
+        display = Display() if shown is None else Display(
+            header=self.ex.expr(shown.header, set(), pure=True) if shown.header is not None else None,
+            hidden=frozenset(e.name for e in shown.hidden),
+            table=[(e.name, e.label or e.name) for e in shown.table],
+            mat=[(e.name, e.label or e.name) for e in shown.mat],
+            reveal=frozenset(e.name for e in shown.reveal),
+            states={e.name: tuple((st.name, st.label or st.name) for st in e.states)
+                    for e in shown.table + shown.mat if e.states is not None})
         program = Program(
             title=title.title if title else "untitled",
+            display=display,
             min_players=players.low if players else 2,
             max_players=players.high if players else 2,
             options=options, decls=self.d, tables=tables, kinds=kinds, zones=zones,

@@ -143,6 +143,7 @@ class Game:
         move = self._checked(state, move)
         new = clone(state)
         new["said"] = []
+        new.pop("told", None)
         self._machine.submit(new, move)
         return new
 
@@ -213,6 +214,7 @@ class Game:
         """
         new = state if in_place else clone(state)
         new["said"] = []
+        new.pop("told", None)
         machine = self._machine
         ahead, machine.list_ahead = machine.list_ahead, list_ahead
         try:
@@ -306,6 +308,22 @@ class Game:
             return "".join(part if i % 2 == 0 else written.get(part, "{" + part + "}")
                            for i, part in enumerate(parts))
         return " ".join([alt.name] + [written[p.name] for p in alt.params])
+
+    def move_parts(self, state: dict, move: dict) -> tuple:
+        """A move as a client groups it: its alternative's form with each parameter as
+        <name> ("give <c> to <p>"), and each parameter's (name, value as written), in order."""
+        if move.get("alt") == TIMEOUT:
+            return TIMEOUT_TEXT, []
+        stmt = self.program.stmts[state["pending"]["s"]] if state.get("pending") else None
+        alt = None
+        if stmt is not None:
+            alt = next((a for a in stmt.alts if a.name == move.get("alt")), None)
+        if alt is None:
+            return str(move.get("alt")), [(str(i), plain(a)) for i, a in enumerate(move.get("args", []))]
+        cat = self._machine.catalogue(state)
+        parts = [(p.name, self.program.write(v, p.kind, cat)) for p, v in zip(alt.params, move["args"])]
+        template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
+        return _SLOT.sub(lambda m: "<" + m.group(1) + ">", template), parts
 
     def parse_move(self, state: dict, text: str, seat: Optional[int] = None) -> dict:
         """The legal move a person typed (matched on its written form, ignoring case and punctuation)."""
@@ -401,9 +419,13 @@ class Game:
         faces: Dict[str, Dict[str, object]] = {}
         visible = set()
 
+        revealed = p.display.reveal if flow["over"] else ()  # `reveal ... at end`
+
         def show(name, owner, items):
             info = p.zones[name]
-            if info.visibility == "hidden" or (info.visibility == "owner" and owner != seat):
+            if name in revealed:
+                pass
+            elif info.visibility == "hidden" or (info.visibility == "owner" and owner != seat):
                 return {"count": len(items)}
             if isinstance(items, dict):
                 visible.update(items.values())
@@ -439,7 +461,46 @@ class Game:
             "moved": [c for c in state.get("moved", []) if c in visible],
             "submitted": mine, "said": list(state["said"]),
             "public": self.public_facts(state),
+            "told": [text for to, _, text in state.get("told", ()) if to == seat],
+            "heard": self.heard(state, seat),
+            "header": self.header(state),
         }
+
+    def heard(self, state: dict, seat: int) -> List[str]:
+        """What the last move told `seat`, in order: every `say`, and the `say ... to` it was
+        the one told (no other seat's)."""
+        said = list(state["said"])
+        mine = [(at, text) for to, at, text in state.get("told", ()) if to == seat]
+        out, i = [], 0
+        for k, text in enumerate(said):
+            while i < len(mine) and mine[i][0] <= k:
+                out.append(mine[i][1])
+                i += 1
+            out.append(text)
+        out.extend(text for _, text in mine[i:])
+        return out
+
+    def header(self, state: dict) -> Optional[str]:
+        """The declared `display` header line now (a text every seat sees), else None."""
+        fn = self.program.display.header
+        if fn is None:
+            return None
+        ctx = Ctx(self.program, state, {}, self._machine.catalogue(state), pure=True)
+        return plain(fn(ctx))
+
+    def tiebreaks(self, state: dict) -> List[list]:
+        """Each seat's tie-break values (the `tiebreak of p:` keys, in order), as the result
+        table shows what decided equal scores; [] per seat without a tiebreak."""
+        p = self.program
+        if p.tiebreak is None:
+            return [[] for _ in range(state["n"])]
+        var, fns = p.tiebreak
+        ctx = Ctx(p, state, {}, self._machine.catalogue(state), pure=True)
+        out = []
+        for seat in range(state["n"]):
+            ctx.env = {var: seat}
+            out.append([f(ctx) for f, _ in fns])
+        return out
 
     # ------------------------------------------------------------ the end
     def scores(self, state: dict, ctx: Optional[Ctx] = None) -> List[object]:

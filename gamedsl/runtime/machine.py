@@ -378,7 +378,15 @@ class Machine:
         state["flow"]["next"] = p
 
     def _do_say(self, state, ctx, s):
-        state["said"].append(self.p.write(s.message(ctx), s.kind, ctx.cat))
+        if s.to is None:
+            state["said"].append(self.p.write(s.message(ctx), s.kind, ctx.cat))
+            return
+        # `say ... to P`: only P is told; kept apart from `said` (which every seat sees), with
+        # how many public messages came before it, so a view can tell them in order
+        p = s.to(ctx)
+        if not (isinstance(p, int) and not isinstance(p, bool) and 0 <= p < state["n"]):
+            raise RuleError("E504", "'say ... to' needs a player", s.span)
+        state.setdefault("told", []).append([p, len(state["said"]), self.p.write(s.message(ctx), s.kind, ctx.cat)])
 
     # zones ---------------------------------------------------------------
     def _zone_list(self, state, zone, span):

@@ -178,6 +178,7 @@ class EndStmt(Stmt):
 class SayStmt(Stmt):
     message: Callable
     kind: str            # how the value is written: "player", "component", "cell" or "value"
+    to: Optional[Callable] = None  # `say ... to P`: the one player told; None: everyone
     keyword = "say"
 
 
@@ -323,6 +324,25 @@ class Catalogue:
     faces: list = attrs.Factory(list)  # per component: its faces' values (a piece of several cells), or None
 
 
+@attrs.define
+class Display:
+    """What a player sees (`display:`), for clients and the rulebook; no rule reads it.
+    `table` and `mat` are (name, label) pairs in the order declared."""
+
+    header: Optional[Callable] = None   # a text for the header line, else None
+    hidden: frozenset = frozenset()     # bookkeeping: vars, states, zones never shown
+    table: list = attrs.Factory(list)   # shared zones and vars
+    mat: list = attrs.Factory(list)     # each player's zones, vars and public facts
+    reveal: frozenset = frozenset()     # zones every seat sees once the game is over
+    states: dict = attrs.Factory(dict)  # zone -> (state, label) shown in it, in order (else all)
+
+    def label(self, name: str) -> str:
+        for n, label in self.table + self.mat:
+            if n == name:
+                return label
+        return name
+
+
 @attrs.define(eq=False)
 class Program:
     title: str
@@ -345,6 +365,7 @@ class Program:
     results: list
     publics: list
     heuristic: Optional[Tuple[str, Callable]] = None   # `heuristic of p:` (bots), else None
+    display: Display = attrs.Factory(Display)           # `display:` (presentation only)
     _catalogues: dict = attrs.Factory(dict)
     _last_catalogue: Optional[tuple] = None
 

@@ -53,6 +53,7 @@ def determinize(machine, state: dict, seat: int, rng: random.Random, tries: int 
     """A full state the seat cannot tell from `state`, drawn with `rng` (see the module doc)."""
     sample = clone(state)
     sample["said"] = []
+    sample.pop("told", None)
     cat = machine.catalogue(sample)
     places = _hidden_places(machine, sample, seat)
     nowhere = [c for c, w in enumerate(sample["where"]) if w is None]

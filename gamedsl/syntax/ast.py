@@ -280,8 +280,11 @@ class EndGame:
 
 @node
 class Say:
+    """``say E`` tells every seat; ``say E to P`` tells only player P (`to` is None for all)."""
+
     span: Span
     message: Expr
+    to: Optional[Expr] = None
 
 
 @node
@@ -622,6 +625,32 @@ class PublicDecl:
     name: str
     var: str
     expr: Expr
+
+
+@node
+class DisplayEntry:
+    """A name a `display` line lists, with the label a player reads (None: the name) and, for
+    a zone, the component states shown in it (None: every state not hidden)."""
+
+    span: Span
+    name: str
+    label: Optional[str] = None
+    states: Optional[tuple] = None
+
+
+@node
+class DisplayDecl:
+    """``display:``: presentation only. `header` (a text) replaces the round and phase on the
+    header line; `hidden` names bookkeeping (vars, component states, zones) never shown; `table`
+    and `mat` order and label the shared things and each player's; `reveal` names the zones
+    every seat sees once the game is over."""
+
+    span: Span
+    header: Optional[Expr] = None
+    hidden: tuple = ()
+    table: tuple = ()
+    mat: tuple = ()
+    reveal: tuple = ()
 
 
 @node

@@ -337,6 +337,50 @@ class ToAst(Transformer):
     def result_decl(self, meta, c):
         return A.ResultDecl(self._span(meta), str(c[0]), str(c[1]), c[2])
 
+    # display: each line a (what, value) pair, gathered into one DisplayDecl
+    @v_args(meta=True)
+    def display_decl(self, meta, c):
+        parts = {"hidden": [], "table": [], "mat": [], "reveal": []}
+        header = None
+        for what, value in c:
+            if what == "header":
+                if header is not None:
+                    self.diags.append(Diagnostic("E301", "a second 'header' in 'display'", value.span,
+                                                 "keep one: join the texts with +"))
+                header = header or value
+            else:
+                parts[what] += value
+        return A.DisplayDecl(self._span(meta), header, *(tuple(parts[k]) for k in ("hidden", "table", "mat", "reveal")))
+
+    def display_header(self, c):
+        return ("header", c[0])
+
+    def _display_names(self, c):
+        return [A.DisplayEntry(self._tok_span(t), str(t)) for t in c if isinstance(t, Token)]
+
+    def display_hide(self, c):
+        return ("hidden", self._display_names(c))
+
+    def display_reveal(self, c):
+        return ("reveal", self._display_names(c))
+
+    def display_table(self, c):
+        return ("table", list(c))
+
+    def display_mat(self, c):
+        return ("mat", list(c))
+
+    def display_entry(self, c):
+        label = next((_unquote(t) for t in c[1:] if isinstance(t, Token)), None)
+        states = next((t for t in c[1:] if isinstance(t, tuple)), None)
+        return A.DisplayEntry(self._tok_span(c[0]), str(c[0]), label, states)
+
+    def display_states(self, c):
+        return tuple(c)
+
+    def display_state(self, c):
+        return A.DisplayEntry(self._tok_span(c[0]), str(c[0]), _unquote(c[1]) if len(c) > 1 else None)
+
     @v_args(meta=True)
     def public_decl(self, meta, c):
         return A.PublicDecl(self._span(meta), str(c[0]), str(c[1]), c[2])
@@ -452,6 +496,10 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def say_stmt(self, meta, c):
         return A.Say(self._span(meta), c[0])
+
+    @v_args(meta=True)
+    def say_to_stmt(self, meta, c):
+        return A.Say(self._span(meta), c[0], c[1])
 
     @v_args(meta=True)
     def break_stmt(self, meta, c):

@@ -278,7 +278,7 @@ def test_secret_choices_stay_secret_until_revealed(tmp_path, capsys, monkeypatch
     assert "P2 (random): pick" not in out
     assert "picks revealed" in out
     before = out.split("P1>")[0]
-    assert re.search(r"P2\s+\?", before)   # the other seat's secret variable is hidden
+    assert re.search(r"\nP2 .*\?", before)   # the other seat's secret variable is hidden
 
 
 def test_hidden_zones_show_counts_to_a_human(tmp_path, capsys, monkeypatch):
@@ -304,9 +304,10 @@ turn:
     path = write(tmp_path, hidden)
     code, out, _ = run(capsys, monkeypatch, ["play", path, "--seats", "human,first"], "stop\n")
     assert code == 0, out
-    assert "deck: (2 hidden)" in out
-    assert "hand of P2: (2 hidden)" in out
-    assert re.search(r"hand of P1 \(you\): \S", out)
+    assert "deck: 2 hidden" in out
+    mats = out.split("\nP1 (you)")[1]
+    assert re.search(r"P2\b.*\n +hand: 2 hidden", mats)
+    assert re.search(r"hand: \S+", mats.split("P2")[0])
 
 
 def test_an_unbounded_grid_is_drawn_around_its_tiles():

@@ -114,3 +114,14 @@ def test_cli_refuses_a_file_with_errors(capsys):
 def test_cli_reports_an_unwritable_output(tmp_path, capsys):
     assert main(["rules", "examples/tictactoe.game", "-o", str(tmp_path / "no" / "such" / "dir.md")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_the_rulebook_uses_the_display_labels_and_leaves_bookkeeping_aside():
+    text = rulebook_of(str(ROOT / "games" / "letter_tycoon.game"))
+    kept = text.split("## What is kept track of")[1].split("\n## ")[0]
+    assert "- `coins`" in kept and "- `built`" not in kept and "- `copy_word`" not in kept
+    assert "never shown: `built`, `vowels`, `copy_word`, `s_word`, `failed`" in kept
+    assert "**office** (“patents for sale” on the table)" in text
+    assert "`word` on each (number): bookkeeping, not shown" in text
+    assert "laid open for everyone when the game is over" in text
+    assert "Tell `current` only: " in text

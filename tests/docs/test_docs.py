@@ -127,3 +127,29 @@ def test_snippets_after_a_base_line_are_variants_of_that_file(tmp_path):
                                             ROOT / "examples" / "high_card.game"]
     assert diagnostics_of(tmp_path / "a", *params[1]) == []
     assert [e.split()[1] for e in diagnostics_of(tmp_path / "b", *params[2])] == ["E101"]
+
+
+def test_every_screen_on_a_game_page_is_what_the_client_prints():
+    """A ```text block after `<!-- screen: GAME SEATS SEED MOVES -->` on a game page is the
+    last screen `gamedsl play` shows after those moves (`;` between them): pages show the
+    client as it is."""
+    import io
+
+    from gamedsl.cli.terminal import play_game
+    from gamedsl.pipeline import load
+    root = Path(__file__).resolve().parents[2]
+    found = 0
+    for page in sorted((root / "docs" / "games").glob("*.md")):
+        text = page.read_text("utf-8")
+        for m in re.finditer(r"<!-- screen: (\S+) (\S+) (\d+) (.*?) -->\n```text\n(.*?)```", text, re.S):
+            name, seats, seed, typed, shown = m.groups()
+            out = io.StringIO()
+            moves = [t for t in typed.split(";") if t] + ["quit"]
+            play_game(load(str(root / "games" / f"{name}.game")), seats.split(","), int(seed), out=out,
+                      inp=io.StringIO("\n".join(moves) + "\n"), timers=False)
+            printed = [line.rstrip() for line in out.getvalue().splitlines() if line.strip()]
+            wanted = [line.rstrip() for line in shown.splitlines() if line.strip()]
+            starts = [i for i, line in enumerate(printed) if line == wanted[0]]
+            assert any(printed[i:i + len(wanted)] == wanted for i in starts), f"{page.name}: the screen changed"
+            found += 1
+    assert found >= 4

@@ -66,14 +66,15 @@ def test_the_terminal_view_shows_component_states_public_facts_and_players_by_na
     out = io.StringIO()
     render_view(Console(file=out, width=120, markup=False, highlight=False), game, game.view(state, 0))
     text = out.getvalue()
-    assert "leonardo = P1" in text                      # a player variable, written as a seat
-    assert "score_now" in text                          # public facts are columns beside supply
+    assert "Leonardo: P1" in text.splitlines()[0]         # a player variable, written as a seat
+    assert "P1 (you)  cubes 15 · score 0" in text        # public facts beside the supply
     lines = text.splitlines()
-    # components with states: a table under the zone, a column per state, a row per component
-    head = lines.index("row: ") + 1
-    assert lines[head].split() == ["of_age", "of_class", "requires", "free", "cubes", "rewards"]
+    # components with states: a table under the zone, a labelled column per state shown
+    head = lines.index("  inventions:") + 1
+    assert lines[head].split() == ["age", "class", "needs", "free", "slots", "cubes", "by", "seat", "tokens"]
     rows = lines[head + 2:head + 8]
     assert all(" 0 0 0 " in line for line in rows) and rows[0].split()[0] == "Axe"
-    hypatia = next(line for line in lines if line.startswith("Hypatia"))
-    assert hypatia.split()[:6] == ["Hypatia", "0", "0", "1", "1", "false"]   # P1's team, this seed
-    assert "gone: (empty)" in text                      # nothing has left the game yet
+    hypatia = next(line for line in lines if line.strip().startswith("Hypatia"))
+    assert hypatia.split()[:6] == ["Hypatia", "0", "0", "1", "1", "-"]   # P1's team, this seed
+    assert "out of the game: empty" in text               # nothing has left the game yet
+    assert "bonus" not in text and "acted" not in text    # bookkeeping is never shown

@@ -6,6 +6,7 @@ from __future__ import annotations
 import gzip
 import json
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -41,7 +42,8 @@ def test_random_games_finish(game, players, seed):
         moves = game.legal_moves(state)
         state = game.apply(state, rnd.choice(moves))
         view = game.view(state, 0)
-        assert all(isinstance(h, dict) for h in view["zones"]["hand"][1:])
+        # the others' hands stay hidden until the end, which shows them (display: reveal)
+        assert all(isinstance(h, dict) for h in view["zones"]["hand"][1:]) != game.is_over(state)
     json.dumps(state)
     results = game.results(state)
     assert results["finished"] and results["winners"]
@@ -100,8 +102,9 @@ def test_a_person_plays_from_the_terminal_without_seeing_the_words(game):
     # hints are off by default: the words are not given away
     assert "'hint'" not in text
     assert "the cards lack Q, Q, Q, Q" in text and "two words need the V patent" in text
-    assert "hand of P1 (you): " in text and "hand of P2: (7 hidden)" in text
-    assert "office: A$8  B$2" in text and "coins" in text and "stock" in text
+    mats = text.split("\nP1 (you)")[1]
+    assert re.search(r"\n +hand: [A-Z] ", mats) and re.search(r"\nP2 .*\n(.*\n)*? +hand: 7 hidden", mats)
+    assert "patents for sale: A$8  B$2" in text and "coins 0" in text and "stock 0" in text
     # the words P1 could build are never listed to P1
     listed = [line for line in text.splitlines() if line.strip()[:3].rstrip(".").strip().isdigit()]
     assert not any("build" in line for line in listed)

@@ -157,10 +157,14 @@ def check_declared_values(game, state):
 
 
 def unseen_parts(game, state, seat):
-    """(zone, owner) pairs whose contents `seat` may not see."""
+    """(zone, owner) pairs whose contents `seat` may not see (a zone the game reveals at the
+    end, `display: reveal ... at end`, every seat sees once the game is over)."""
     out = []
+    revealed = game.program.display.reveal if state["flow"]["over"] else ()
     for info in game.info.zones:
         name = info.name
+        if name in revealed:
+            continue
         if info.visibility == "hidden":
             out.extend((name, o) for o in (range(state["n"]) if info.per_player else [-1]))
         elif info.visibility == "owner" and info.per_player:
