@@ -6,6 +6,7 @@ import random
 from typing import Dict, Optional
 
 from gamedsl.errors import UsageError
+from gamedsl.runtime.rng import keyed
 
 
 def split_spec(spec: str):
@@ -31,6 +32,13 @@ def parse_params(text: str, allowed: Dict[str, type], kind: str) -> dict:
             raise UsageError(f"bot '{kind}': {key} cannot be negative")
         out[key] = value
     return out
+
+
+def seat_seed(seed: int, seat: int, kind: str, key: Optional[str] = None) -> int:
+    """The seed a seat's bot is made with. Without a key, the game's seed (every bot then mixes
+    in its seat and kind, so whoever knows the seed can predict it); with the host's key, a
+    keyed hash of seed, seat and kind: one seat's draws tell nothing of another's, nor of the deal."""
+    return seed if key is None else keyed(key, f"bot:{kind}:{seat}:{seed}", bits=128)
 
 
 def bot_rng(seed: int, seat: int, kind: str, extra: Optional[int] = None) -> random.Random:

@@ -180,7 +180,7 @@ def _print_zone(console: Console, value, shows, size, view: Optional[dict] = Non
     console.print(r)
 
 
-def render_result(game, result: dict, seed: Optional[int] = None) -> str:
+def render_result(game, result: dict, seed: Optional[int] = None, key: Optional[str] = None) -> str:
     """The end of a game as plain text: ranks, scores, winners, turns, result fields."""
     n = len(result["ranks"])
     if result["finished"]:
@@ -190,6 +190,8 @@ def render_result(game, result: dict, seed: Optional[int] = None) -> str:
     else:
         status = f"not over after {result['turns']} turns"
     seeded = f" (seed {seed})" if seed is not None else ""
+    if seed is not None and key is not None:
+        seeded = f" (seed {seed}, key {key})"   # (the game is over: the key may be shown now)
     lines = [f"{game.title}: {status}{seeded}"]
     scored = getattr(getattr(game, "program", None), "score", True) is not None
     for seat in sorted(range(n), key=lambda s: (result["ranks"][s], s)):
@@ -357,13 +359,17 @@ def _seconds(n: float) -> str:
 
 def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None, max_turns: int = 5000,
               out: Optional[IO[str]] = None, inp: Optional[IO[str]] = None, log_path=None,
-              verbose: bool = False, timers: bool = True, hints: bool = False) -> Outcome:
+              verbose: bool = False, timers: bool = True, hints: bool = False,
+              key: Optional[str] = None) -> Outcome:
     """Play a game to its end (or until a human quits) with the given seat kinds.
 
     A human's timed choice (`choose by P within N seconds`) runs against the clock: when it
     runs out, the timeout move is applied. With `timers` False a human has all the time they
     want. With `hints`, a human may ask ('hint') for the typed moves the rules suggest to
     bots (a word game's words); off by default, so a person finds their own. Bots ignore timers (they choose among the legal moves, never the timeout move).
+
+    With the host's secret `key` (32 hex digits), the deal and the bots' draws follow from the
+    seed and the key (`Game.new_game`); the log keeps both, so `replay` reproduces the game.
 
     Raises OptionError (bad player count or options), RuleError (a rule failed) and
     UsageError (a bot or the rules got stuck). With only bots, nothing is printed but
@@ -374,10 +380,10 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
     out = out if out is not None else sys.stdout
     reader = LineReader(inp if inp is not None else sys.stdin)
     console = Console(file=out, highlight=False, markup=False, emoji=False, soft_wrap=False)
-    state = game.new_game(len(seats), seed, options, max_turns)
-    players = [make_seat(k, game, i, seed) for i, k in enumerate(seats)]
+    state = game.new_game(len(seats), seed, options, max_turns, key=key)
+    players = [make_seat(k, game, i, seed, key) for i, k in enumerate(seats)]
     humans = [i for i, k in enumerate(seats) if k == "human"]
-    log = LogWriter(log_path, game, len(seats), seed, state["options"], max_turns) if log_path else None
+    log = LogWriter(log_path, game, len(seats), seed, state["options"], max_turns, key=key) if log_path else None
     count = 0
     try:
         while not game.is_over(state):

@@ -12,6 +12,7 @@ from typing import Dict, List, Optional
 
 from gamedsl.runtime.values import plain
 from gamedsl.errors import MoveError, OptionError, RuleError
+from gamedsl.runtime.rng import check_key, deal_seed
 from gamedsl.runtime.state import clone
 from gamedsl.runtime.ctx import Ctx
 from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
@@ -95,13 +96,21 @@ class Game:
 
     # ------------------------------------------------------------ the API
     def new_game(self, players: int, seed: int = 0, options: Optional[dict] = None,
-                 max_turns: int = DEFAULT_MAX_TURNS) -> dict:
+                 max_turns: int = DEFAULT_MAX_TURNS, key: Optional[str] = None) -> dict:
+        """The state after setup. Without `key` the deal follows from `seed` alone (reproducible,
+        and so guessable by anyone who knows or tries the seed); with a key (`new_key()`, 32 hex
+        digits the host keeps) it follows from both, and no seat can rebuild it."""
         if not isinstance(players, int) or not self.min_players <= players <= self.max_players:
             span = (f"{self.min_players}" if self.min_players == self.max_players
                     else f"{self.min_players} to {self.max_players}")
             raise OptionError(f"{self.title} is for {span} players, not {players}")
         resolved = self.resolve_options(options)
-        state = self.machine.new_state(players, seed, resolved, max_turns)
+        if key is not None:
+            try:
+                key = check_key(key)
+            except ValueError as err:
+                raise OptionError(f"bad key: {err}") from None
+        state = self.machine.new_state(players, deal_seed(seed, key), resolved, max_turns)
         self.machine.run(state)
         return state
 
@@ -512,8 +521,9 @@ def _greater(a, b) -> bool:
 
 
 # The module-level API, in the spirit of OpenSpiel / boardgame.io.
-def new_game(game: Game, players: int, seed: int = 0, options: Optional[dict] = None) -> dict:
-    return game.new_game(players, seed, options)
+def new_game(game: Game, players: int, seed: int = 0, options: Optional[dict] = None,
+             key: Optional[str] = None) -> dict:
+    return game.new_game(players, seed, options, key=key)
 
 
 def legal_moves(game: Game, state: dict) -> List[dict]:
