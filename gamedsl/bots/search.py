@@ -98,7 +98,7 @@ class GreedyBot:
     seats still to make the same secret choice choose at random. Ties go to the bot's generator.
     """
 
-    PARAMS = {"samples": int, "seed": int}
+    PARAMS = {"samples": (int, 0, 1000), "seed": (int, 0, 2**63)}
 
     def __init__(self, game, seat: int, seed: int, params: str = ""):
         opts = parse_params(params, self.PARAMS, "greedy")
@@ -163,8 +163,12 @@ class MctsBot:
     world for every iteration.
     """
 
-    PARAMS = {"iters": int, "ms": float, "c": float, "depth": int, "tries": int, "seed": int,
-              "top": int, "worlds": int, "below": int, "plies": int}
+    # the most of each: what one decision could hold in memory (a tree node per iteration, a
+    # state per world) or spend in time (`ms`: an hour) without being a typing slip
+    PARAMS = {"iters": (int, 0, 1_000_000), "ms": (float, 0, 3_600_000), "c": (float, 0, 100),
+              "depth": (int, 0, 100_000), "tries": (int, 0, 10_000), "seed": (int, 0, 2**63),
+              "top": (int, 0, 10_000), "worlds": (int, 0, 10_000), "below": (int, 0, 10_000),
+              "plies": (int, 0, 10_000)}
 
     def __init__(self, game, seat: int, seed: int, params: str = ""):
         opts = parse_params(params, self.PARAMS, "mcts")

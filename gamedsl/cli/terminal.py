@@ -357,6 +357,10 @@ def _seconds(n: float) -> str:
     return f"{n} second" + ("" if n == 1 else "s")
 
 
+def _shown_spec(spec: str, most: int = 60) -> str:
+    return spec if len(spec) <= most else spec[:most] + "..."
+
+
 def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None, max_turns: int = 5000,
               out: Optional[IO[str]] = None, inp: Optional[IO[str]] = None, log_path=None,
               verbose: bool = False, timers: bool = True, hints: bool = False,
@@ -404,7 +408,12 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
                     console.print(Text(f"{q.why}; the game was abandoned after {count} moves."))
                     return Outcome(state, abandoned=True, moves=count)
             else:
+                told = len(getattr(bot, "problems", []))
                 move = bot.choose(state)
+                for problem in getattr(bot, "problems", [])[told:]:
+                    # an external bot's fault: said always (not only with -v), and what was played for it
+                    console.print(Text(f"P{seat + 1} ({_shown_spec(seats[seat])}): bad bot: {problem}; "
+                                       "it plays a random legal move this time", style="red"))
             text = game.move_text(state, move)
             state = game.apply(state, move)
             count += 1
