@@ -31,6 +31,30 @@ def _quoted(text: str, most: int = 60) -> str:
     return text if len(text) <= most else text[:most] + "…"
 
 
+MAX_ARG_DEPTH = 16   # how deep a move's arguments may nest (a list of cells is 3)
+
+
+def _too_deep(value, most: int = MAX_ARG_DEPTH) -> bool:
+    """Whether lists or objects nest deeper than `most` (looked at without recursing)."""
+    todo = [(value, 0)]
+    while todo:
+        v, depth = todo.pop()
+        if isinstance(v, (list, tuple, dict)):
+            if depth >= most:
+                return True
+            todo.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
+
+
+def _shown_move(text: str, most: int = 80) -> str:
+    """A move a client sent, as a refusal repeats it: quoted, on one line (a newline or other
+    control character is written as its escape, as repr does), and not all of a long one."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if len(text) > most:
+        text = text[:most] + "…"
+    return "'" + text.replace("'", "\\'") + "'"
+
+
 # Full-width forms of ASCII (Japanese keyboards: １, ，, ＊, Ａ) and the ideographic space, as
 # their ASCII letters: a move typed with them reads as typed in ASCII.
 _HALFWIDTH = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
@@ -143,10 +167,14 @@ class Game:
                 and isinstance(move.get("args", []), list)):
             raise MoveError("a move is {\"seat\": n, \"alt\": name, \"args\": [...]}", "malformed")
         move = {"seat": move["seat"], "alt": move["alt"], "args": list(move.get("args", []))}
+        if _too_deep(move["args"]):
+            # no move's arguments nest deeper than a list of cells: reading on would only recurse
+            raise MoveError(f"a move's arguments are nested at most {MAX_ARG_DEPTH} deep", "malformed")
         waiting = self.waiting_for(state)
         if move["seat"] not in waiting:
             who = ", ".join(f"P{p + 1}" for p in waiting) or "nobody"
-            raise MoveError(f"P{move['seat'] + 1} cannot move now; waiting for {who}", "not_your_turn")
+            seat = f"P{move['seat'] + 1}" if abs(move["seat"]) < 10**6 else "that seat"  # (not a 5,000-digit one)
+            raise MoveError(f"{seat} cannot move now; waiting for {who}", "not_your_turn")
         if move["alt"] == TIMEOUT:
             self._check_timeout(state, move)
             new = clone(state)
@@ -155,9 +183,9 @@ class Game:
             return new
         verdict = self.machine.typed_verdict(state, move)
         if verdict is False and not self.machine.is_listed(state, move):
-            raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now", "illegal")
+            raise MoveError(f"{_shown_move(self.move_text(state, move))} is not a legal move now", "illegal")
         if verdict:
-            raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now: {verdict}", "illegal")
+            raise MoveError(f"{_shown_move(self.move_text(state, move))} is not a legal move now: {verdict}", "illegal")
         new = clone(state)
         new["said"] = []
         self.machine.submit(new, move)
