@@ -121,7 +121,7 @@ class ExternalBot:
         game, seat = self.game, self.seat
         moves = game.legal_moves(state, seat)
         if self.proc is not None:
-            listed = [dict(m, text=game.move_text(state, m)) for m in moves]
+            listed = game.moves_seen(state, seat, moves)   # (components it cannot see as "?")
             view = game.view(state, seat)
             if not self._send({"type": "choose", "view": view, "moves": listed}):
                 self._give_up("the bot stopped reading (crashed?)")
@@ -169,15 +169,19 @@ class ExternalBot:
         pick = answer.get("move")
         if isinstance(pick, int) and not isinstance(pick, bool):
             return moves[pick] if 0 <= pick < len(moves) else None
+        # A move named by its arguments or its text is matched as the bot was shown it: it
+        # cannot pick a face-down card by naming its face (it sees "?" there; its index it may).
         if isinstance(pick, dict):
-            want = {"seat": self.seat, "alt": pick.get("alt"), "args": pick.get("args", [])}
-            return want if want in moves else None
+            want = (pick.get("alt"), pick.get("args", []))
+            return next((m for m, seen in zip(moves, listed) if (seen["alt"], seen["args"]) == want), None)
         text = answer.get("text")
-        if isinstance(text, str):
+        if isinstance(text, str) and len(text) <= 10_000:
             try:
-                return self.game.parse_move(state, text, self.seat)
+                move = self.game.parse_move(state, text, self.seat)
             except MoveError:
                 return None
+            seen = self.game.moves_seen(state, self.seat, [move])[0]
+            return move if seen["args"] == move["args"] else None
         return None
 
     def close(self, kill: bool = False) -> None:

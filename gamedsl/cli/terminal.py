@@ -263,7 +263,8 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
     # Moves a person types (a word) are not listed: their suggestions are for bots.
     moves = game.legal_moves(state, seat, suggestions=False)
     hints = game.typed_hints(state, seat)
-    texts = [game.move_text(state, m) for m in moves]
+    # (a face-down card the person may pick shows as "?": `moves_seen`)
+    texts = [m["text"] for m in game.moves_seen(state, seat, moves)]
     if banner:
         console.rule(Text(f"P{seat + 1}'s turn", style="bold"))
     else:
@@ -347,7 +348,11 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
             console.print(Text(f"  there is no move {k}: choose 1 to {len(moves)}, or type a move", style="red"))
             continue
         try:
-            return game.parse_move(state, said, seat)
+            move = game.parse_move(state, said, seat)
+            if game.moves_seen(state, seat, [move])[0]["args"] != move["args"]:
+                # typed by the face of a card this seat cannot see: it must not find out where it is
+                raise MoveError("that names a component you cannot see: choose it by its number")
+            return move
         except MoveError as err:
             console.print(Text(f"  {err.message}", style="red"))
 

@@ -283,6 +283,26 @@ class Game:
                            for i, part in enumerate(parts))
         return " ".join([alt.name] + [written[p.name] for p in alt.params])
 
+    def moves_seen(self, state: dict, seat: int, moves: Optional[List[dict]] = None) -> List[dict]:
+        """The seat's legal moves (or `moves`, taken from them) as the seat may be shown them,
+        each with its `text`: an argument naming a component the seat cannot see is "?" (and
+        written "?"), so a choice among face-down cards says where they lie, not which they are."""
+        moves = self.legal_moves(state, seat) if moves is None else moves
+        stmt = self.program.stmts[state["pending"]["s"]] if state.get("pending") else None
+        alts = {a.name: a for a in ((stmt.b if stmt.op == "choose" else stmt.c) if stmt is not None else [])}
+        visible = None
+        out = []
+        for m in moves:
+            alt = alts.get(m.get("alt"))
+            shown = m
+            if alt is not None and any(p.kind == "component" for p in alt.params):
+                if visible is None:
+                    visible = self.visible_components(state, seat)
+                args = [masked(a, visible) if p.kind == "component" else a for p, a in zip(alt.params, m["args"])]
+                shown = dict(m, args=args)
+            out.append(dict(shown, text=self.move_text(state, shown)))
+        return out
+
     def parse_move(self, state: dict, text: str, seat: Optional[int] = None) -> dict:
         """The legal move a person typed (matched on its written form, ignoring case and punctuation)."""
         # A typed alternative's suggestions are not listed here: a text that names one is read
@@ -361,33 +381,53 @@ class Game:
         return None
 
     # ------------------------------------------------------------ what a seat may see
+    def sees(self, zone: str, owner: int, seat: int) -> bool:
+        """Whether `seat` sees the components in a zone (`owner` -1 for a shared zone), or
+        only how many there are."""
+        vis = self.program.zones[zone].visibility
+        return not (vis == "hidden" or (vis == "owner" and owner != seat))
+
+    def visible_components(self, state: dict, seat: int) -> set:
+        """The components `seat` can see now: those in the zones it looks into. The others (in
+        hidden zones, in other players' own zones, in no zone) it knows only by their count."""
+        out = set()
+        for name, info in self.program.zones.items():
+            z = state["zones"][name]
+            for owner, items in (enumerate(z) if info.per_player else [(-1, z)]):
+                if self.sees(name, owner, seat):
+                    out.update(items.values() if isinstance(items, dict) else items)
+        return out
+
     def view(self, state: dict, seat: int) -> dict:
         p = self.program
         cat = self.machine.catalogue(state)
         flow = state["flow"]
         zones: Dict[str, object] = {}
         faces: Dict[str, Dict[str, object]] = {}
-        visible = set()
+        visible = self.visible_components(state, seat)
 
         def show(name, owner, items):
-            info = p.zones[name]
-            if info.visibility == "hidden" or (info.visibility == "owner" and owner != seat):
+            if not self.sees(name, owner, seat):
                 return {"count": len(items)}
             if isinstance(items, dict):
-                visible.update(items.values())
                 for k, c in items.items():
                     if cat.faces[c] is not None:  # what a piece shows on each of its cells
                         faces.setdefault(name, {})[k] = cat.faces[c][state["where"][c][2].index(k)]
                 return {k: items[k] for k in sorted(items)}
-            visible.update(items)
             return list(items)
 
         for name, info in p.zones.items():
             z = state["zones"][name]
             zones[name] = [show(name, o, z[o]) for o in range(state["n"])] if info.per_player else show(name, -1, z)
+        # A var naming a component the seat cannot see shows "?" in its place, as the zone it
+        # lies in shows only a count: otherwise `next_card: 12` would name the deck's top card.
+        held = {var.name for var in p.global_vars if var.kind == "component"}
+        gvars = {name: masked(v, visible) if name in held else v for name, v in state["vars"].items()}
         pvars = {}
         for var in p.player_vars:
             values = state["pvars"][var.name]
+            if var.kind == "component":
+                values = [masked(v, visible) for v in values]
             pvars[var.name] = [v if (not var.secret or i == seat) else "?" for i, v in enumerate(values)]
         has = p.decls.comp_states
         cstate = {name: {str(c): v[c] for c in sorted(visible) if cat.kind[c] in has[name]}
@@ -401,7 +441,7 @@ class Game:
             "phase": p.phases[flow["phase"]].name if p.phases else None,
             "current": flow["current"], "start_player": flow["start"], "round": flow["round"],
             "over": flow["over"], "waiting_for": self.waiting_for(state),
-            "vars": dict(state["vars"]), "pvars": pvars, "zones": zones, "cstate": cstate,
+            "vars": gvars, "pvars": pvars, "zones": zones, "cstate": cstate,
             "shows": {str(c): cat.show[c] for c in sorted(visible)},
             "faces": {name: dict(sorted(cells.items())) for name, cells in faces.items()},
             "moved": [c for c in state.get("moved", []) if c in visible],
@@ -460,6 +500,15 @@ class Game:
             "winners": [s for s in range(n) if ranks[s] == 1] if finished else [],
             "turns": flow["turns"], "fields": fields,
         }
+
+
+def masked(value, visible: set):
+    """A component-typed value with every component not in `visible` written as "?"."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value in visible else "?"
+    if isinstance(value, list):
+        return [masked(v, visible) for v in value]
+    return value
 
 
 def _written_per_player(game: "Game", state: dict, facts: list, ctx: Optional[Ctx] = None) -> dict:
