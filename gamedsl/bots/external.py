@@ -155,7 +155,7 @@ class ExternalBot:
             self.problems.append(f"JSON nested too deeply: {line.strip()[:80]!r}")
             return None
         try:
-            move = self._match(state, answer, moves, listed)
+            move = self.match_answer(state, answer, moves, listed)
         except RecursionError:
             self.problems.append(f"JSON nested too deeply: {line.strip()[:80]!r}")
             return None
@@ -163,7 +163,8 @@ class ExternalBot:
             self.problems.append(f"not a legal move: {line.strip()[:80]!r}")
         return move
 
-    def _match(self, state, answer, moves, listed) -> Optional[dict]:
+    def match_answer(self, state, answer, moves, listed) -> Optional[dict]:
+        """The legal move an answer names (`moves` as listed to the bot: `listed`), or None."""
         if not isinstance(answer, dict):
             return None
         pick = answer.get("move")

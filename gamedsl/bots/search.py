@@ -8,7 +8,8 @@ Fair by construction: a bot never reads the state it is given except through
 `legal_moves(state, seat)` and `determinize(game, state, seat, rng)` (gamedsl/runtime/resample.py),
 which redraws everything the seat cannot see; searching bots then play on those samples.
 Deterministic: every bot draws only from its own generator, seeded by the game's seed and
-its seat (and an optional `seed=` parameter); an `ms=` time budget is the one exception.
+its seat (and an optional `seed=` parameter) — with the host's key, by a keyed hash of them
+(`seat_seed`), so no seat can foretell another's draws; an `ms=` time budget is the one exception.
 
 The seat kinds `gamedsl play` and `gamedsl simulate` offer are listed in gamedsl.bots.registry.
 """
