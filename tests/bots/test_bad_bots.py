@@ -132,3 +132,11 @@ def test_what_a_bot_forks_does_not_outlive_the_game(tmp_path):
 def test_a_bad_key_is_a_clear_error(capsys, monkeypatch):
     code, _, err = run(capsys, monkeypatch, ["play", HIGH_CARD, "--seats", "random,random", "--key", "abc"])
     assert code == 2 and err == "gamedsl: error: --key: a key is 32 hex digits (128 bits), not 'abc'\n"
+
+
+def test_simulate_refuses_a_bad_seat_spec_with_the_same_clear_error(tmp_path, capsys, monkeypatch):
+    for jobs in ("1", "2"):
+        code, _, err = run(capsys, monkeypatch, ["simulate", PEARLS, "-n", "2", "--seats", "mcts:c=nan:iters=5,random",
+                                                 "--jobs", jobs, "--quiet", "--no-plots", "--out", str(tmp_path)])
+        assert code == 2
+        assert err == "gamedsl: error: bot 'mcts': c must be a number from 0 to 100, not 'nan'\n"

@@ -82,3 +82,12 @@ def test_simulate_with_builtin_bots_alone_stays_as_it_was(tmp_path, capsys, monk
     code, _, err = run(capsys, monkeypatch, ["simulate", PEARLS, "-n", "2", "--seats", "random,random", "--jobs", "1",
                                              "--quiet", "--no-plots", "--out", str(tmp_path / "sim")])
     assert code == 0 and "key" not in err
+
+
+def test_compare_gives_both_drafts_one_key(tmp_path, capsys, monkeypatch):
+    bot = f"cmd:{sys.executable} {JSON_BOT}"
+    code, _, err = run(capsys, monkeypatch, ["compare", PEARLS, "-n", "2", "--seats", f"{bot},random", "--jobs", "1",
+                                             "--quiet", "--no-plots", "--a-option", "lot_size=2",
+                                             "--b-option", "lot_size=3"])
+    assert code == 0
+    assert len(re.findall(r"rerun with --key [0-9a-f]{32}", err)) == 1
