@@ -24,7 +24,7 @@ def main() -> None:
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "start":
-            rng = random.Random(f"{message['seed']}:{message['seat']}")
+            rng = random.Random(f"json_bot:{message['seat']}")  # (the host sends no seed)
         elif message["type"] == "choose":
             moves = message["moves"]
             best = max(value_of(m) for m in moves)

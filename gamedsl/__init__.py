@@ -11,9 +11,10 @@ from gamedsl.pipeline import check_files as check
 from gamedsl.pipeline import load
 from gamedsl.runtime.game import TIMEOUT_TEXT, Game
 from gamedsl.runtime.machine import TIMEOUT
+from gamedsl.runtime.rng import new_key
 from gamedsl.runtime.state import clone
 
 __all__ = [
     "Diagnostic", "Game", "GameError", "GamedslError", "MoveError", "OptionError", "RuleError", "Span",
-    "TIMEOUT", "TIMEOUT_TEXT", "UsageError", "check", "clone", "load", "render_all", "to_json",
+    "TIMEOUT", "TIMEOUT_TEXT", "UsageError", "check", "clone", "load", "new_key", "render_all", "to_json",
 ]

@@ -1,13 +1,16 @@
 """Game logs: one JSON object per line — a header, one line per move, the result.
 
     {"gamedsl": 1, "game": "examples/tictactoe.game", "sha256": "...", "players": 2,
-     "seed": 1, "options": {...}, "max_turns": 5000}
+     "seed": 1, "key": "9f3c...", "options": {...}, "max_turns": 5000}
     {"move": {"seat": 0, "alt": "place", "args": [[1, 1]]}, "text": "place 1,1"}
     ...
     {"result": {"finished": true, "ranks": [1, 2], ...}}
 
-The game is deterministic (the seed + options + moves give the same final state, byte
-for byte), so a log is enough to replay a game exactly. A log without a result line is
+The game is deterministic (the seed, the key + options + moves give the same final state,
+byte for byte), so a log is enough to replay a game exactly. The `key` (32 hex digits, absent
+for a game dealt from its seed alone) is the host's secret the deal was drawn with: a log
+holds every seat's moves and the key, so it is the host's, not something to hand a player
+before the game is over. A log without a result line is
 a game that was abandoned (or is still being played).
 """
 
@@ -23,6 +26,7 @@ import attrs
 from gamedsl.errors import MoveError, UsageError
 from gamedsl.errors import OptionError
 from gamedsl.pipeline import load as load_game
+from gamedsl.runtime.rng import check_key
 
 LOG_VERSION = 1
 
@@ -45,21 +49,26 @@ def _line(obj) -> str:
     return json.dumps(obj, ensure_ascii=False) + "\n"
 
 
-def header(game, players: int, seed: int, options: dict, max_turns: int, game_path: Optional[str] = None) -> dict:
-    return {"gamedsl": LOG_VERSION, "game": str(game_path if game_path is not None else game.path),
-            "sha256": source_hash(game), "players": players, "seed": seed,
-            "options": _plain(options), "max_turns": max_turns}
+def header(game, players: int, seed: int, options: dict, max_turns: int, game_path: Optional[str] = None,
+           key: Optional[str] = None) -> dict:
+    out = {"gamedsl": LOG_VERSION, "game": str(game_path if game_path is not None else game.path),
+           "sha256": source_hash(game), "players": players, "seed": seed}
+    if key is not None:
+        out["key"] = key
+    out.update(options=_plain(options), max_turns=max_turns)
+    return out
 
 
 class LogWriter:
     """Writes a log as the game goes (flushed after every line, so an interrupted game keeps its log)."""
 
-    def __init__(self, path, game, players: int, seed: int, options: dict, max_turns: int):
+    def __init__(self, path, game, players: int, seed: int, options: dict, max_turns: int,
+                 key: Optional[str] = None):
         try:
             self.file: Optional[IO[str]] = open(path, "w", encoding="utf-8")
         except OSError as err:
             raise UsageError(f"cannot write the log '{path}': {err.strerror or err}") from None
-        self._write(header(game, players, seed, options, max_turns))
+        self._write(header(game, players, seed, options, max_turns, key=key))
 
     def _write(self, obj) -> None:
         if self.file is not None:
@@ -79,9 +88,9 @@ class LogWriter:
 
 
 def write_log(path, game, players: int, seed: int, options: dict, max_turns: int,
-              moves: List[Tuple[dict, str]], result: Optional[dict] = None) -> None:
+              moves: List[Tuple[dict, str]], result: Optional[dict] = None, key: Optional[str] = None) -> None:
     """A whole log at once: `moves` are (move, text) pairs in the order they were applied."""
-    w = LogWriter(path, game, players, seed, options, max_turns)
+    w = LogWriter(path, game, players, seed, options, max_turns, key=key)
     try:
         for move, text in moves:
             w.move(move, text)
@@ -144,6 +153,11 @@ def read_log(path) -> Log:
                     ("sha256", lambda v: isinstance(v, str))):
         if key not in hdr or not ok(hdr[key]):
             raise UsageError(f"{name}:1: the header's \"{key}\" is missing or malformed")
+    if "key" in hdr:
+        try:
+            hdr["key"] = check_key(hdr["key"])
+        except ValueError as err:
+            raise UsageError(f"{name}:1: the header's \"key\" is malformed ({err})") from None
     moves: List[Tuple[int, dict, str]] = []
     result, result_line = None, 0
     for i, obj in entries[1:]:
@@ -201,7 +215,7 @@ def replay(log_path, load: Optional[Callable] = None,
     game = load(str(path))
     changed = source_hash(game) != hdr["sha256"]
     try:
-        state = game.new_game(hdr["players"], hdr["seed"], hdr["options"], hdr["max_turns"])
+        state = game.new_game(hdr["players"], hdr["seed"], hdr["options"], hdr["max_turns"], key=hdr.get("key"))
     except OptionError as err:
         raise UsageError(f"{log.path}:1: {err}") from None
     for line, move, text in log.moves:

@@ -11,7 +11,7 @@ from typing import Callable, Dict, List, Optional
 from gamedsl.bots.external import ExternalBot
 from gamedsl.bots.search import GreedyBot, MctsBot
 from gamedsl.bots.simple import FirstBot, RandomBot
-from gamedsl.bots.spec import split_spec
+from gamedsl.bots.spec import seat_seed, split_spec
 from gamedsl.errors import UsageError
 
 # kind -> factory; None for a person at the terminal
@@ -50,23 +50,29 @@ def parse_seats(text: str) -> List[str]:
             raise UsageError(f"unknown seat kind '{name}' (kinds: {', '.join(SEAT_KINDS)})")
         if params and name not in TAKES_PARAMETERS:
             raise UsageError(f"seat kind '{name}' takes no parameters (not '{s}')")
+        if params:
+            SEAT_KINDS[name].check_params(params)
         out.append(f"{name}:{params}" if params else name)
     return out
 
 
-def make_seat(spec: str, game, seat: int, seed: int):
-    """The bot playing a seat (None for a human); a spec's parameters go to its factory."""
+def make_seat(spec: str, game, seat: int, seed: int, key: Optional[str] = None):
+    """The bot playing a seat (None for a human); a spec's parameters go to its factory.
+    With the host's `key`, the bot's seed is derived from it (see `seat_seed`)."""
     name, _, params = spec.partition(":")
-    factory = SEAT_KINDS[name.strip().lower()]
+    name = name.strip().lower()
+    factory = SEAT_KINDS[name]
     if factory is None:
         return None
+    seed = seat_seed(seed, seat, name, key)
     return factory(game, seat, seed, params) if params else factory(game, seat, seed)
 
 
-def make_bot(spec: str, game, seat: int, seed: int):
+def make_bot(spec: str, game, seat: int, seed: int, key: Optional[str] = None):
     """A bot for one seat from its spec (`random`, `greedy`, `mcts:iters=200`, `cmd:./bot.py`)."""
     name, params = split_spec(spec)
     factory = SEAT_KINDS.get(name)
     if factory is None:
         raise UsageError(f"unknown bot '{name}' (bots: {', '.join(bot_kinds())})")
+    seed = seat_seed(seed, seat, name, key)
     return factory(game, seat, seed, params) if params else factory(game, seat, seed)

@@ -8,7 +8,8 @@ Fair by construction: a bot never reads the state it is given except through
 `legal_moves(state, seat)` and `resample(state, seat, rng)` (gamedsl/runtime/resample.py),
 which redraws everything the seat cannot see; searching bots then play on those samples.
 Deterministic: every bot draws only from its own generator, seeded by the game's seed and
-its seat (and an optional `seed=` parameter); an `ms=` time budget is the one exception.
+its seat (and an optional `seed=` parameter) — with the host's key, by a keyed hash of them
+(`seat_seed`), so no seat can foretell another's draws; an `ms=` time budget is the one exception.
 
 The seat kinds `gamedsl play` and `gamedsl simulate` offer are listed in gamedsl.bots.registry.
 """
@@ -96,10 +97,15 @@ class GreedyBot:
     seats still to make the same secret choice choose at random. Ties go to the bot's generator.
     """
 
-    PARAMS = {"samples": int, "seed": int}
+    PARAMS = {"samples": (int, 0, 1000), "seed": (int, 0, 2**63)}
+
+    @classmethod
+    def check_params(cls, params: str) -> dict:
+        """The spec's parameters, or UsageError saying what is wrong (before any game is played)."""
+        return parse_params(params, cls.PARAMS, "greedy")
 
     def __init__(self, game, seat: int, seed: int, params: str = ""):
-        opts = parse_params(params, self.PARAMS, "greedy")
+        opts = self.check_params(params)
         self.game, self.seat = game, seat
         self.samples = max(1, opts.get("samples", 4))
         self.rng = bot_rng(seed, seat, "greedy", opts.get("seed"))
@@ -163,11 +169,20 @@ class MctsBot:
     world for every iteration.
     """
 
-    PARAMS = {"iters": int, "ms": float, "c": float, "depth": int, "tries": int, "seed": int,
-              "top": int, "worlds": int, "below": int, "plies": int}
+    # the most of each: what one decision could hold in memory (a tree node per iteration, a
+    # state per world) or spend in time (`ms`: an hour) without being a typing slip
+    PARAMS = {"iters": (int, 0, 1_000_000), "ms": (float, 0, 3_600_000), "c": (float, 0, 100),
+              "depth": (int, 0, 100_000), "tries": (int, 0, 10_000), "seed": (int, 0, 2**63),
+              "top": (int, 0, 10_000), "worlds": (int, 0, 10_000), "below": (int, 0, 10_000),
+              "plies": (int, 0, 10_000)}
+
+    @classmethod
+    def check_params(cls, params: str) -> dict:
+        """The spec's parameters, or UsageError saying what is wrong (before any game is played)."""
+        return parse_params(params, cls.PARAMS, "mcts")
 
     def __init__(self, game, seat: int, seed: int, params: str = ""):
-        opts = parse_params(params, self.PARAMS, "mcts")
+        opts = self.check_params(params)
         self.game, self.seat = game, seat
         self.ms = opts.get("ms")
         self.iters = opts.get("iters", None if self.ms else 1000)

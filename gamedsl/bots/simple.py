@@ -6,7 +6,8 @@ import random
 
 
 class RandomBot:
-    """A uniformly random legal move, from its own generator seeded by the game's seed and its seat."""
+    """A uniformly random legal move, from its own generator seeded by its seed and seat (the seed
+    `make_bot` gives it: with the host's key, a keyed hash no other seat can work out)."""
 
     def __init__(self, game, seat: int, seed: int):
         self.game, self.seat = game, seat

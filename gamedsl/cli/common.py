@@ -9,6 +9,7 @@ from typing import List, Optional
 from gamedsl.errors import UsageError
 from gamedsl.language import DEFAULT_MAX_STEPS
 from gamedsl.pipeline import load
+from gamedsl.runtime.rng import check_key
 
 
 def check_seat_count(game, seats: list, written: str = "") -> None:
@@ -30,6 +31,16 @@ def parse_options(pairs: List[str]) -> dict:
             raise UsageError(f"--option wants NAME=VALUE, not '{pair}'")
         options[name.strip()] = value.strip()
     return options
+
+
+def parse_key(text: Optional[str]) -> Optional[str]:
+    """The secret key given with --key (None if none was)."""
+    if text is None:
+        return None
+    try:
+        return check_key(text.strip())
+    except ValueError as err:
+        raise UsageError(f"--key: {err}, not '{text[:40]}'") from None
 
 
 def max_steps(args) -> Optional[int]:

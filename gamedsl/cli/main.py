@@ -17,7 +17,9 @@ from typing import List, Optional
 
 from gamedsl.errors import GamedslError, GameError, RuleError, UsageError
 from gamedsl.diagnostics import render_all, to_json
-from gamedsl.cli.common import add_max_steps, check_seat_count, error, load_game, max_steps, parse_options
+from gamedsl.cli.common import (add_max_steps, check_seat_count, error, load_game, max_steps, parse_key,
+                                parse_options)
+from gamedsl.runtime.rng import new_key
 from gamedsl.language import DEFAULT_MAX_TURNS
 
 
@@ -94,13 +96,18 @@ def cmd_play(args) -> int:
     game = load_game(args.file, max_steps(args))
     check_seat_count(game, seats, args.seats)
     game.resolve_options(options)  # OptionError before anything is shown
+    key = parse_key(args.key)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    if args.seed is None and key is None:
+        # A seat could find a seed of a million from its own cards: the deal is keyed by a
+        # secret of this run's (in the log, and printed at the end, to replay it).
+        key = new_key()
     outcome = play_game(game, seats, seed, options, args.max_turns or DEFAULT_MAX_TURNS,
                         out=sys.stdout, inp=sys.stdin, log_path=args.log, verbose=args.verbose,
-                        timers=not args.no_timer, hints=args.hints)
+                        timers=not args.no_timer, hints=args.hints, key=key)
     if outcome.abandoned:
         return 0
-    print(render_result(game, game.results(outcome.state), seed, game.tiebreaks(outcome.state)))
+    print(render_result(game, game.results(outcome.state), seed, game.tiebreaks(outcome.state), key))
     return 0
 
 
@@ -135,7 +142,7 @@ def cmd_replay(args) -> int:
     if not done.game.is_over(done.state):
         print(f"the log ends after {len(done.log.moves)} moves, before the game does (abandoned)")
     print(render_result(done.game, done.game.results(done.state), done.log.header["seed"],
-                        done.game.tiebreaks(done.state)))
+                        done.game.tiebreaks(done.state), done.log.header.get("key")))
     return 0
 
 
@@ -233,7 +240,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", required=True,
                    help="one seat kind per player, comma-separated: human, random, first, greedy, mcts, "
                         "cmd:COMMAND; bot parameters after ':' (e.g. human,mcts:iters=500)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: a random one, printed at the end)")
+    p.add_argument("--seed", type=int, default=None,
+                   help="random seed (default: a random one, and a fresh secret key; both printed at the end)")
+    p.add_argument("--key", default=None, metavar="HEX",
+                   help="the secret key (32 hex digits) the deal is drawn with besides the seed; without it, "
+                        "an explicit --seed alone decides the deal, so anyone who guesses the seed knows it")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="set a game option (repeatable)")
     p.add_argument("--max-turns", type=int, default=None, metavar="N",
                    help=f"stop the game as unfinished after N turns (default {DEFAULT_MAX_TURNS})")

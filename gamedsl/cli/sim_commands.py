@@ -12,9 +12,10 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from gamedsl.cli.common import add_max_steps, check_seat_count, load_game, max_steps, parse_options
+from gamedsl.cli.common import add_max_steps, check_seat_count, load_game, max_steps, parse_key, parse_options
 from gamedsl.errors import UsageError
 from gamedsl.language import DEFAULT_MAX_TURNS
+from gamedsl.runtime.rng import new_key
 
 
 def _spec(args, path: str, options: dict):
@@ -35,8 +36,16 @@ def _spec(args, path: str, options: dict):
     if args.cluster is not None and args.jobs is not None:
         raise UsageError("--jobs and --cluster: the games run either in local processes or on the cluster, "
                          "not both")
+    key = parse_key(args.key)
+    if key is None and any(split_spec(s)[0] == "cmd" for s in seats):
+        # Seeds 1..N are no secret: a `cmd:` bot could rebuild each deal from its own cards.
+        # A fresh key for the run (both drafts of a compare share it), told to the host only.
+        key = args.key = new_key()
+        print(f"gamedsl: the deals are drawn with a secret key for the cmd: bots' sake; "
+              f"rerun with --key {key} for the same games", file=sys.stderr)
     return SimSpec(path=path, seats=seats, games=args.n, seed=args.seed, options=options,
-                   max_turns=args.max_turns or DEFAULT_MAX_TURNS, rotate=args.rotate, max_steps=max_steps(args))
+                   max_turns=args.max_turns or DEFAULT_MAX_TURNS, rotate=args.rotate, max_steps=max_steps(args),
+                   key=key)
 
 
 def _check_players(game, spec) -> None:
@@ -223,6 +232,9 @@ def _common(p) -> None:
                    help="one bot per player, comma-separated, with parameters after ':' "
                         "(random, greedy, mcts:iters=500, mcts:ms=200, cmd:./bot.py)")
     p.add_argument("--seed", type=int, default=1, help="the first game's seed (game i: seed + i; default 1)")
+    p.add_argument("--key", default=None, metavar="HEX",
+                   help="a secret key (32 hex digits) the deals are drawn with besides the seeds (default: "
+                        "none, or a fresh one printed on stderr when a seat is a cmd: bot)")
     p.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: every core)")
     p.add_argument("--rotate", action="store_true",
                    help="turn the seats by one place each game, so every bot sits in every seat")

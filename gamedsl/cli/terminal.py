@@ -105,7 +105,8 @@ def render_view(console: Console, game, view: dict) -> None:
     Screen(game, console).draw(view)
 
 
-def render_result(game, result: dict, seed: Optional[int] = None, tiebreaks: Optional[list] = None) -> str:
+def render_result(game, result: dict, seed: Optional[int] = None, tiebreaks: Optional[list] = None,
+                  key: Optional[str] = None) -> str:
     """The end of a game as plain text: ranks, scores, winners, turns, result fields, and
     (given each seat's `tiebreaks`) how the tie-break decided equal top scores."""
     n = len(result["ranks"])
@@ -116,6 +117,8 @@ def render_result(game, result: dict, seed: Optional[int] = None, tiebreaks: Opt
     else:
         status = f"not over after {result['turns']} turns"
     seeded = f" (seed {seed})" if seed is not None else ""
+    if seed is not None and key is not None:
+        seeded = f" (seed {seed}, key {key})"   # (the game is over: the key may be shown now)
     lines = [f"{game.title}: {status}{seeded}"]
     scored = getattr(getattr(game, "program", None), "score", True) is not None
     note = tie_note(result, tiebreaks) if tiebreaks is not None else None
@@ -212,7 +215,8 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
     # Moves a person types (a word) are not listed: their suggestions are for bots.
     moves = game.legal_moves(state, seat, suggestions=False)
     hints = game.typed_hints(state, seat)
-    texts = [game.move_text(state, m) for m in moves]
+    # (a face-down card the person may pick shows as "?": `moves_seen`)
+    texts = [m["text"] for m in game.moves_seen(state, seat, moves)]
     screen = screen or Screen(game, console)
     if console.is_terminal:  # a terminal: the table stays in place, drawn afresh each move
         console.clear()
@@ -359,7 +363,11 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
                                "or type a move", style="red"))
             continue
         try:
-            return game.parse_move(state, said, seat)
+            move = game.parse_move(state, said, seat)
+            if game.moves_seen(state, seat, [move])[0]["args"] != move["args"]:
+                # typed by the face of a card this seat cannot see: it must not find out where it is
+                raise MoveError("that names a component you cannot see: choose it by its number")
+            return move
         except MoveError as err:
             console.print(Text(f"  {err.message}", style="red"))
 
@@ -383,15 +391,23 @@ def _seconds(n: float) -> str:
     return f"{n} second" + ("" if n == 1 else "s")
 
 
+def _shown_spec(spec: str, most: int = 60) -> str:
+    return spec if len(spec) <= most else spec[:most] + "..."
+
+
 def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None, max_turns: int = 5000,
               out: Optional[IO[str]] = None, inp: Optional[IO[str]] = None, log_path=None,
-              verbose: bool = False, timers: bool = True, hints: bool = False) -> Outcome:
+              verbose: bool = False, timers: bool = True, hints: bool = False,
+              key: Optional[str] = None) -> Outcome:
     """Play a game to its end (or until a human quits) with the given seat kinds.
 
     A human's timed choice (`choose by P within N seconds`) runs against the clock: when it
     runs out, the timeout move is applied. With `timers` False a human has all the time they
     want. With `hints`, a human may ask ('hint') for the typed moves the rules suggest to
     bots (a word game's words); off by default, so a person finds their own. Bots ignore timers (they choose among the legal moves, never the timeout move).
+
+    With the host's secret `key` (32 hex digits), the deal and the bots' draws follow from the
+    seed and the key (`Game.new_game`); the log keeps both, so `replay` reproduces the game.
 
     Raises OptionError (bad player count or options), RuleError (a rule failed) and
     UsageError (a bot or the rules got stuck). With only bots, nothing is printed but
@@ -403,10 +419,10 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
     reader = LineReader(inp if inp is not None else sys.stdin)
     console = make_console(out)
     screen = Screen(game, console)
-    state = game.new_game(len(seats), seed, options, max_turns)
-    players = [make_seat(k, game, i, seed) for i, k in enumerate(seats)]
+    state = game.new_game(len(seats), seed, options, max_turns, key=key)
+    players = [make_seat(k, game, i, seed, key) for i, k in enumerate(seats)]
     humans = [i for i, k in enumerate(seats) if k == "human"]
-    log = LogWriter(log_path, game, len(seats), seed, state["options"], max_turns) if log_path else None
+    log = LogWriter(log_path, game, len(seats), seed, state["options"], max_turns, key=key) if log_path else None
     # What happened, as each human seat was told it: (line, style) entries, and how many
     # of them each seat has been shown.
     told: Dict[int, List[tuple]] = {h: [] for h in humans}
@@ -446,7 +462,12 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
                     console.print(Text(f"{q.why}; the game was abandoned after {count} moves."))
                     return Outcome(state, abandoned=True, moves=count)
             else:
+                known_problems = len(getattr(bot, "problems", []))
                 move = bot.choose(state)
+                for problem in getattr(bot, "problems", [])[known_problems:]:
+                    # an external bot's fault: said always (not only with -v), and what was played for it
+                    console.print(Text(f"P{seat + 1} ({_shown_spec(seats[seat])}): bad bot: {problem}; "
+                                       "it plays a random legal move this time", style="red"))
             text = game.move_text(state, move)
             state = game.apply(state, move)
             count += 1

@@ -260,6 +260,8 @@ class Index:
         elif isinstance(d, A.WordsDecl):
             for f in d.folds:
                 self._global(self.find(f.span, f.value, r"\bfold"), f.value)
+        elif isinstance(d, A.DisplayDecl):
+            self._expr(d.header, scope)
 
     def _type(self, ref) -> None:
         if isinstance(ref, A.TypeName):
@@ -309,6 +311,7 @@ class Index:
             self._expr(s.winner, scope)
         elif isinstance(s, A.Say):
             self._expr(s.message, scope)
+            self._expr(s.to, scope)
         elif isinstance(s, A.If):
             for b in s.branches:
                 self._expr(b.cond, scope)

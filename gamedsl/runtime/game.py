@@ -12,6 +12,7 @@ from typing import Dict, List, Optional
 
 from gamedsl.runtime.values import plain
 from gamedsl.errors import MoveError, OptionError, RuleError, UsageError
+from gamedsl.runtime.rng import check_key, deal_seed
 from gamedsl.runtime.state import clone
 from gamedsl.runtime.ctx import Ctx
 from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
@@ -31,6 +32,30 @@ def _quoted(text: str, most: int = 60) -> str:
     out (a terminal shows the message), and not all of a long text."""
     text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(text.split()))
     return text if len(text) <= most else text[:most] + "…"
+
+
+MAX_ARG_DEPTH = 16   # how deep a move's arguments may nest (a list of cells is 3)
+
+
+def _too_deep(value, most: int = MAX_ARG_DEPTH) -> bool:
+    """Whether lists or objects nest deeper than `most` (looked at without recursing)."""
+    todo = [(value, 0)]
+    while todo:
+        v, depth = todo.pop()
+        if isinstance(v, (list, tuple, dict)):
+            if depth >= most:
+                return True
+            todo.extend((x, depth + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return False
+
+
+def _shown_move(text: str, most: int = 80) -> str:
+    """A move a client sent, as a refusal repeats it: quoted, on one line (a newline or other
+    control character is written as its escape, as repr does), and not all of a long one."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    if len(text) > most:
+        text = text[:most] + "…"
+    return "'" + text.replace("'", "\\'") + "'"
 
 
 # Full-width forms of ASCII (Japanese keyboards: １, ，, ＊, Ａ) and the ideographic space, as
@@ -109,11 +134,19 @@ class Game:
 
     # ------------------------------------------------------------ the API
     def new_game(self, players: int, seed: int = 0, options: Optional[dict] = None,
-                 max_turns: int = DEFAULT_MAX_TURNS) -> dict:
+                 max_turns: int = DEFAULT_MAX_TURNS, key: Optional[str] = None) -> dict:
+        """The state after setup. Without `key` the deal follows from `seed` alone (reproducible,
+        and so guessable by anyone who knows or tries the seed); with a key (`new_key()`, 32 hex
+        digits the host keeps) it follows from both, and no seat can rebuild it."""
         if not self.info.accepts_players(players):
             raise OptionError(f"{self.title} is for {self.info.players_text()} players, not {players}")
         resolved = self.resolve_options(options)
-        state = self._machine.new_state(players, seed, resolved, max_turns)
+        if key is not None:
+            try:
+                key = check_key(key)
+            except ValueError as err:
+                raise OptionError(f"bad key: {err}") from None
+        state = self._machine.new_state(players, deal_seed(seed, key), resolved, max_turns)
         self._machine.run(state)
         return state
 
@@ -163,18 +196,22 @@ class Game:
                 and isinstance(move.get("args", []), list)):
             raise MoveError("a move is {\"seat\": n, \"alt\": name, \"args\": [...]}", "malformed")
         move = {"seat": move["seat"], "alt": move["alt"], "args": list(move.get("args", []))}
+        if _too_deep(move["args"]):
+            # no move's arguments nest deeper than a list of cells: reading on would only recurse
+            raise MoveError(f"a move's arguments are nested at most {MAX_ARG_DEPTH} deep", "malformed")
         waiting = self.waiting_for(state)
         if move["seat"] not in waiting:
             who = ", ".join(f"P{p + 1}" for p in waiting) or "nobody"
-            raise MoveError(f"P{move['seat'] + 1} cannot move now; waiting for {who}", "not_your_turn")
+            seat = f"P{move['seat'] + 1}" if abs(move["seat"]) < 10**6 else "that seat"  # (not a 5,000-digit one)
+            raise MoveError(f"{seat} cannot move now; waiting for {who}", "not_your_turn")
         if move["alt"] == TIMEOUT:
             self._check_timeout(state, move)
             return move
         verdict = self._machine.typed_verdict(state, move)
         if verdict is False and not self._machine.is_listed(state, move):
-            raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now", "illegal")
+            raise MoveError(f"{_shown_move(self.move_text(state, move))} is not a legal move now", "illegal")
         if verdict:
-            raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now: {verdict}", "illegal")
+            raise MoveError(f"{_shown_move(self.move_text(state, move))} is not a legal move now: {verdict}", "illegal")
         return move
 
     def timer(self, state: dict, seat: Optional[int] = None):
@@ -325,6 +362,26 @@ class Game:
         template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
         return _SLOT.sub(lambda m: "<" + m.group(1) + ">", template), parts
 
+    def moves_seen(self, state: dict, seat: int, moves: Optional[List[dict]] = None) -> List[dict]:
+        """The seat's legal moves (or `moves`, taken from them) as the seat may be shown them,
+        each with its `text`: an argument naming a component the seat cannot see is "?" (and
+        written "?"), so a choice among face-down cards says where they lie, not which they are."""
+        moves = self.legal_moves(state, seat) if moves is None else moves
+        stmt = self.program.stmts[state["pending"]["s"]] if state.get("pending") else None
+        alts = {a.name: a for a in (stmt.alts if stmt is not None else [])}
+        visible = None
+        out = []
+        for m in moves:
+            alt = alts.get(m.get("alt"))
+            shown = m
+            if alt is not None and any(p.kind == "component" for p in alt.params):
+                if visible is None:
+                    visible = self.visible_components(state, seat)
+                args = [masked(a, visible) if p.kind == "component" else a for p, a in zip(alt.params, m["args"])]
+                shown = dict(m, args=args)
+            out.append(dict(shown, text=self.move_text(state, shown)))
+        return out
+
     def parse_move(self, state: dict, text: str, seat: Optional[int] = None) -> dict:
         """The legal move a person typed (matched on its written form, ignoring case and punctuation)."""
         # A typed alternative's suggestions are not listed here: a text that names one is read
@@ -411,37 +468,58 @@ class Game:
         return None
 
     # ------------------------------------------------------------ what a seat may see
+    def sees(self, zone: str, owner: int, seat: int) -> bool:
+        """Whether `seat` sees the components in a zone (`owner` -1 for a shared zone), or
+        only how many there are."""
+        vis = self.program.zones[zone].visibility
+        return not (vis == "hidden" or (vis == "owner" and owner != seat))
+
+    def visible_components(self, state: dict, seat: int) -> set:
+        """The components `seat` can see now: those in the zones it looks into. The others (in
+        hidden zones, in other players' own zones, in no zone) it knows only by their count."""
+        out = set()
+        for name, info in self.program.zones.items():
+            z = state["zones"][name]
+            for owner, items in (enumerate(z) if info.per_player else [(-1, z)]):
+                if self.sees(name, owner, seat):
+                    out.update(items.values() if isinstance(items, dict) else items)
+        return out
+
     def view(self, state: dict, seat: int) -> dict:
         p = self.program
         cat = self._machine.catalogue(state)
         flow = state["flow"]
         zones: Dict[str, object] = {}
         faces: Dict[str, Dict[str, object]] = {}
-        visible = set()
-
         revealed = p.display.reveal if flow["over"] else ()  # `reveal ... at end`
+        visible = self.visible_components(state, seat)
+        for name in revealed:
+            z = state["zones"][name]
+            for items in (z if p.zones[name].per_player else [z]):
+                visible.update(items.values() if isinstance(items, dict) else items)
 
         def show(name, owner, items):
-            info = p.zones[name]
-            if name in revealed:
-                pass
-            elif info.visibility == "hidden" or (info.visibility == "owner" and owner != seat):
+            if name not in revealed and not self.sees(name, owner, seat):
                 return {"count": len(items)}
             if isinstance(items, dict):
-                visible.update(items.values())
                 for k, c in items.items():
                     if cat.faces[c] is not None:  # what a piece shows on each of its cells
                         faces.setdefault(name, {})[k] = cat.faces[c][state["where"][c][2].index(k)]
                 return {k: items[k] for k in sorted(items)}
-            visible.update(items)
             return list(items)
 
         for name, info in p.zones.items():
             z = state["zones"][name]
             zones[name] = [show(name, o, z[o]) for o in range(state["n"])] if info.per_player else show(name, -1, z)
+        # A var naming a component the seat cannot see shows "?" in its place, as the zone it
+        # lies in shows only a count: otherwise `next_card: 12` would name the deck's top card.
+        held = {var.name for var in p.global_vars if var.kind == "component"}
+        gvars = {name: masked(v, visible) if name in held else v for name, v in state["vars"].items()}
         pvars = {}
         for var in p.player_vars:
             values = state["pvars"][var.name]
+            if var.kind == "component":
+                values = [masked(v, visible) for v in values]
             pvars[var.name] = [v if (not var.secret or i == seat) else "?" for i, v in enumerate(values)]
         has = p.decls.comp_states
         cstate = {name: {str(c): v[c] for c in sorted(visible) if cat.kind[c] in has[name]}
@@ -455,7 +533,7 @@ class Game:
             "phase": p.phases[flow["phase"]].name if p.phases else None,
             "current": flow["current"], "start_player": flow["start"], "round": flow["round"],
             "over": flow["over"], "waiting_for": self.waiting_for(state),
-            "vars": dict(state["vars"]), "pvars": pvars, "zones": zones, "cstate": cstate,
+            "vars": gvars, "pvars": pvars, "zones": zones, "cstate": cstate,
             "shows": {str(c): cat.show[c] for c in sorted(visible)},
             "faces": {name: dict(sorted(cells.items())) for name, cells in faces.items()},
             "moved": [c for c in state.get("moved", []) if c in visible],
@@ -555,6 +633,15 @@ class Game:
         }
 
 
+def masked(value, visible: set):
+    """A component-typed value with every component not in `visible` written as "?"."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value if value in visible else "?"
+    if isinstance(value, list):
+        return [masked(v, visible) for v in value]
+    return value
+
+
 def _written_per_player(game: "Game", state: dict, facts: list, ctx: Optional[Ctx] = None) -> dict:
     """Declared per-player values (`result`, `public`): players and components written as text."""
     p = game.program
@@ -642,8 +729,9 @@ def _greater(a, b) -> bool:
 
 
 # The module-level API, in the spirit of OpenSpiel / boardgame.io.
-def new_game(game: Game, players: int, seed: int = 0, options: Optional[dict] = None) -> dict:
-    return game.new_game(players, seed, options)
+def new_game(game: Game, players: int, seed: int = 0, options: Optional[dict] = None,
+             key: Optional[str] = None) -> dict:
+    return game.new_game(players, seed, options, key=key)
 
 
 def legal_moves(game: Game, state: dict) -> List[dict]:

@@ -47,3 +47,39 @@ def shuffle(holder: dict, items: list) -> None:
         j = r % n
         items[i], items[j] = items[j], items[i]
     holder["rng"] = state
+
+
+# ---------------------------------------------------------------- the host's key
+#
+# A seed alone is guessable: `play` picks one of a million and `simulate` counts from 1, so a
+# seat that sees its own cards could try every seed until the deal matches, then know everyone
+# else's. With a key (128 random bits the host keeps, written only in the host's log), the
+# generator starts from a keyed hash of the seed instead: reproducible for whoever holds the key,
+# and nothing a seat sees narrows it down.
+
+KEY_HEX_DIGITS = 32
+
+
+def new_key() -> str:
+    """A fresh 128-bit key, as 32 hex digits."""
+    import secrets
+    return secrets.token_hex(KEY_HEX_DIGITS // 2)
+
+
+def check_key(key) -> str:
+    """The key in its one written form (lowercase hex); ValueError saying why if it is not one."""
+    if not isinstance(key, str) or len(key) != KEY_HEX_DIGITS or any(c not in "0123456789abcdefABCDEF" for c in key):
+        raise ValueError(f"a key is {KEY_HEX_DIGITS} hex digits (128 bits)")
+    return key.lower()
+
+
+def keyed(key: str, label: str, bits: int = 64) -> int:
+    """A number drawn from `label` under `key`: unpredictable from any labels without the key."""
+    import hashlib
+    digest = hashlib.blake2b(label.encode("utf-8"), key=bytes.fromhex(check_key(key)), digest_size=bits // 8)
+    return int.from_bytes(digest.digest(), "big")
+
+
+def deal_seed(seed: int, key=None) -> int:
+    """What seeds the state's generator: the seed itself without a key, else its keyed hash."""
+    return int(seed) if key is None else keyed(key, f"deal:{int(seed)}")

@@ -45,6 +45,7 @@ class SimSpec:
     max_turns: int = 5000
     rotate: bool = False
     max_steps: Optional[int] = None   # the step budget (None: the engine's default)
+    key: Optional[str] = None         # the host's secret the deals are drawn with (None: the seeds alone)
 
 
 @attrs.define
@@ -73,8 +74,8 @@ def play_one(game, spec: SimSpec, index: int) -> dict:
     bots = []
     state = None
     try:
-        bots = [make_bot(s, game, i, seed) for i, s in enumerate(seats)]
-        state = game.new_game(len(seats), seed, spec.options, spec.max_turns)
+        bots = [make_bot(s, game, i, seed, spec.key) for i, s in enumerate(seats)]
+        state = game.new_game(len(seats), seed, spec.options, spec.max_turns, key=spec.key)
         moves = 0
         while not game.is_over(state):
             waiting = game.waiting_for(state)

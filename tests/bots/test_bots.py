@@ -137,8 +137,10 @@ def test_determinization_keeps_what_the_seat_knows():
 
 def test_bad_bot_specs_are_clear_errors():
     game = load(str(ROOT / "examples" / "tictactoe.game"))
-    for spec, words in (("mcts:iters=ten", "iters must be a int"), ("mcts:speed=3", "does not take"),
-                        ("greedy:samples=-1", "cannot be negative"), ("robot", "unknown bot"),
+    for spec, words in (("mcts:iters=ten", "iters must be a whole number from 0 to 1,000,000, not 'ten'"),
+                        ("mcts:speed=3", "does not take"),
+                        ("greedy:samples=-1", "samples must be a whole number from 0 to 1,000, not '-1'"),
+                        ("robot", "unknown bot"),
                         ("cmd:", "needs a command"), ("cmd:./x.py:fallback=cry", "fallback")):
         with pytest.raises(UsageError) as err:
             make_bot(spec, game, 0, 1)

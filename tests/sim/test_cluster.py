@@ -79,11 +79,19 @@ def test_compare_on_a_cluster_is_the_same_as_local(address, tmp_path, capsys):
 
 KILLER_BOT = """\
 import json, os, signal, sys
-# Plays the first legal move; at the game of seed {seed}, the first time (the marker file is
-# removed by exactly one process), it kills the worker process that started it.
+# Plays the first legal move. Each game's bot takes the next number (a file made with O_EXCL,
+# so each number is taken once); the one that takes number {at}, the first time (the marker
+# file is removed by exactly one process), kills the worker process that started it.
+def number():
+    for i in range(10_000):
+        try:
+            os.close(os.open(os.path.join({folder!r}, f"game-{{i}}"), os.O_CREAT | os.O_EXCL))
+            return i
+        except FileExistsError:
+            continue
 for line in sys.stdin:
     msg = json.loads(line)
-    if msg["type"] == "start" and msg["seed"] == {seed}:
+    if msg["type"] == "start" and number() == {at}:
         try:
             os.remove({marker!r})
         except FileNotFoundError:
@@ -100,13 +108,17 @@ for line in sys.stdin:
 def test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice(address, tmp_path):
     marker = tmp_path / "kill-once"
     bot = tmp_path / "killer.py"
-    bot.write_text(KILLER_BOT.format(seed=7, marker=str(marker)))
+    numbers = tmp_path / "numbers"
+    numbers.mkdir()
+    bot.write_text(KILLER_BOT.format(at=6, folder=str(numbers), marker=str(marker)))
     seats = [f"cmd:{sys.executable} {bot}", "random"]
     spec = SimSpec(path=HIGH_CARD, seats=seats, games=10, seed=1)
     local = run(spec, jobs=1)  # no marker yet: the bot plays every game
+    for taken in numbers.iterdir():
+        taken.unlink()
     marker.write_text("")
     remote = run(spec, cluster=address)
-    assert not marker.exists()  # a worker was killed, at game 6 (seed 7), after others had finished
+    assert not marker.exists()  # a worker was killed, at the seventh game started, after others had finished
     assert remote.complete
     assert [r["game"] for r in remote.records] == list(range(10))
     assert remote.records == local.records and remote.coverage == local.coverage

@@ -180,10 +180,11 @@ for line in sys.stdin:
 
 
 def test_a_bot_answering_deeply_nested_json_forfeits_its_game_only(tmp_path, capsys):
+    # (with fallback=forfeit: by default a bad answer is replaced by a random move instead)
     bot = tmp_path / "deep.py"
     bot.write_text(DEEP_BOT)
     out = tmp_path / "sim"
-    code = main(["simulate", HIGH_CARD, "-n", "3", "--seats", f"random,cmd:{sys.executable} {bot}", "--jobs", "1",
+    code = main(["simulate", HIGH_CARD, "-n", "3", "--seats", f"random,cmd:{sys.executable} {bot}:fallback=forfeit", "--jobs", "1",
                  "--quiet", "--no-plots", "--out", str(out)])
     assert code == 0, capsys.readouterr().err
     records = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
@@ -198,8 +199,8 @@ def test_a_bot_that_crashes_in_its_own_code_forfeits_its_game_only(monkeypatch):
             raise ZeroDivisionError("a bug in the bot")
 
     make_bot = simulate.make_bot
-    monkeypatch.setattr(simulate, "make_bot", lambda spec, game, seat, seed:
-                        Broken() if (seat, seed) == (0, 2) else make_bot(spec, game, seat, seed))
+    monkeypatch.setattr(simulate, "make_bot", lambda spec, game, seat, seed, key=None:
+                        Broken() if (seat, seed) == (0, 2) else make_bot(spec, game, seat, seed, key))
     records = run(SimSpec(path=HIGH_CARD, seats=["random", "first"], games=3, seed=1), jobs=1).records
     assert [(r["forfeit"], r["winners"]) for r in records][1] == (0, [1])
     assert [r["forfeit"] for r in records] == [None, 0, None]
