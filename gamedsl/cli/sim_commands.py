@@ -51,6 +51,12 @@ def _spec(args, path: str, options: dict):
 def _check_players(game, spec) -> None:
     check_seat_count(game, spec.seats)
     game.resolve_options(spec.options)  # OptionError before any game is played
+    from gamedsl.bots.registry import make_bot
+    from gamedsl.bots.spec import split_spec
+
+    for seat, s in enumerate(spec.seats):  # a bad bot parameter, before --out is touched
+        if split_spec(s)[0] != "cmd":  # (an external bot is a program: it is started per game)
+            make_bot(s, game, seat, spec.seed)
 
 
 INTERRUPTED = 130  # the shell's code for a command stopped by Ctrl-C

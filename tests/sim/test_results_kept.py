@@ -205,3 +205,10 @@ def test_a_bot_that_crashes_in_its_own_code_forfeits_its_game_only(monkeypatch):
     assert [(r["forfeit"], r["winners"]) for r in records][1] == (0, [1])
     assert [r["forfeit"] for r in records] == [None, 0, None]
     assert "P1 forfeits: its bot failed: ZeroDivisionError: a bug in the bot" == records[1]["error"]
+
+
+def test_a_bad_bot_parameter_is_refused_before_out_is_touched(tmp_path, capsys):
+    out = tmp_path / "sim"
+    assert main(["simulate", HIGH_CARD, "-n", "2", "--seats", "mcts:iters=x,random", "--quiet", "--out", str(out)]) == 2
+    assert "iters must be" in capsys.readouterr().err
+    assert not out.exists()
