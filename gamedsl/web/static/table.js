@@ -301,6 +301,8 @@ function drawResult(msg) {
 function drawPass(msg) {
   const box = $("pass");
   box.replaceChildren();
+  // the last seat's hand leaves the page, not just the screen
+  for (const id of ["board", "turn", "log"]) $(id).replaceChildren();
   $("table").hidden = true;
   box.hidden = false;
   if (msg.over || msg.error) {
