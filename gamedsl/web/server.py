@@ -152,21 +152,10 @@ class WebTable:
             self.sockets.pop(ws, None)
 
     async def handle(self, ws: WebSocket, seat, frame: dict) -> None:
-        text = frame.get("text")
-        if text is None:
-            await self.send(ws, {"type": "refused", "message": "send text frames (JSON)"})
-            return
-        if len(text) > MAX_MESSAGE:
-            await self.send(ws, {"type": "refused", "message": f"a message is at most {MAX_MESSAGE} characters"})
-            return
-        try:
-            data = json.loads(text)
-        except (ValueError, RecursionError):
-            await self.send(ws, {"type": "refused", "message": "not JSON"})
-            return
+        """Take one frame; a refusal is answered with `refused` and the page's table again."""
         async with self.lock:
             try:
-                self.table.take(seat, data)
+                self.table.take(seat, parse(frame))
             except Refused as err:
                 await self.send(ws, {"type": "refused", "message": str(err)})
                 await self.send(ws, self.table.message_for(seat))
@@ -174,6 +163,19 @@ class WebTable:
             except GamedslError as err:  # a rule failed on this move: the game cannot go on
                 self.table.stop(str(err))
             await self.after_change()
+
+
+def parse(frame: dict):
+    """The JSON a websocket frame holds; Refused if it is not a small text of JSON."""
+    text = frame.get("text")
+    if text is None:
+        raise Refused("send text frames (JSON)")
+    if len(text) > MAX_MESSAGE:
+        raise Refused(f"a message is at most {MAX_MESSAGE} characters")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise Refused("not JSON") from None
 
 
 def create_app(table: Table) -> Starlette:
