@@ -25,9 +25,25 @@ def bind(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
 
 
 def base_url(sock: socket.socket) -> str:
+    """The address people type: a socket listening on every address (0.0.0.0) is reached
+    at this computer's address on the network."""
     host, port = sock.getsockname()[:2]
+    if host in ("0.0.0.0", "::"):
+        host = network_address(host == "::")
     shown = f"[{host}]" if ":" in host else host
     return f"http://{shown}:{port}"
+
+
+def network_address(v6: bool = False) -> str:
+    """This computer's address on its network: the one a route out would leave from (a UDP
+    socket's connect sends nothing); the loopback address when there is no network."""
+    family, probe, fallback = (socket.AF_INET6, "2001:db8::1", "::1") if v6 else (socket.AF_INET, "192.0.2.1", "127.0.0.1")
+    try:
+        with socket.socket(family, socket.SOCK_DGRAM) as s:
+            s.connect((probe, 9))
+            return s.getsockname()[0]
+    except OSError:
+        return fallback
 
 
 def server_for(table: Table) -> uvicorn.Server:

@@ -48,3 +48,34 @@ def test_serve_prints_a_link_per_human_seat(capsys, monkeypatch):
     code, out, err = run(capsys, monkeypatch, ["serve", "examples/tictactoe.game", "--seats", "human,human",
                                                "--port", "0", "--hot-seat"])
     assert code == 0 and "hot seat (P1, P2): http://127.0.0.1:" in out and out.count("/t/") == 1
+
+
+class _Listening:
+    def __init__(self, host):
+        self.host = host
+
+    def getsockname(self):
+        return (self.host, 8000)
+
+
+def test_links_name_an_address_people_can_type():
+    assert web_run.base_url(_Listening("127.0.0.1")) == "http://127.0.0.1:8000"
+    assert web_run.base_url(_Listening("::1")) == "http://[::1]:8000"
+    every = web_run.base_url(_Listening("0.0.0.0"))
+    assert every.startswith("http://") and "0.0.0.0" not in every
+
+
+def test_the_readme_serve_command_starts_a_table(capsys, monkeypatch):
+    import re
+    import shlex
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
+    block = re.search(r"```\w*\n(.*?)\n```", readme.split("<!-- serve-command -->", 1)[1], re.S).group(1)
+    argv = shlex.split(block.strip())
+    assert argv[:2] == ["gamedsl", "serve"]
+    monkeypatch.setattr(web_run, "server_for", _NoServer)
+    code, out, err = run(capsys, monkeypatch, argv[1:] + ["--port", "0"])
+    assert code == 0, err
+    seats = argv[argv.index("--seats") + 1]
+    assert out.count("/t/") == seats.split(",").count("human")
