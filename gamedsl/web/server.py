@@ -80,6 +80,9 @@ class WebTable:
                         table.bot_move(seat, move)
                     except GamedslError as err:
                         table.stop(f"P{seat + 1} ({table.seats[seat]}) failed: {err}")
+                    except Exception as err:  # a bug in a bot: say so at the table, not only in a log
+                        table.stop(f"P{seat + 1} ({table.seats[seat]}) failed: internal error: "
+                                   f"{type(err).__name__}: {err}")
                     await self.broadcast()
                     continue
                 ran_out = any([table.run_out(s) for s in list(table.deadlines)])
@@ -140,7 +143,9 @@ class WebTable:
         try:
             await self.send(ws, {"type": "hello", "info": self.table.info(), "seat": seat})
             async with self.lock:
+                self.table.arrive(seat)
                 await self.send(ws, self.table.message_for(seat))
+            self.changed.set()  # a clock may have started
             while True:
                 frame = await ws.receive()
                 if frame["type"] == "websocket.disconnect":

@@ -72,6 +72,7 @@ class Table:
         self.version = 0                       # one more after every move
         self.deadlines: Dict[int, float] = {}  # seat -> when its timed choice runs out (clock)
         self.ready: Optional[int] = None       # hot seat: the seat whose view the device shows
+        self.present: set = set()              # the seats whose page has opened: their clocks may run
         self.error: Optional[str] = None       # a bot or the rules failed: the game stopped
         self._start_clocks()
 
@@ -256,9 +257,16 @@ class Table:
                 self.ready = None
         self._start_clocks()
 
+    def arrive(self, token_seat) -> None:
+        """A page has opened: from now on its seat's clock runs (a clock does not run down
+        before its player has even opened the link; once started, closing the tab stops nothing)."""
+        if token_seat is not None:
+            self.present.add(token_seat)
+            self._start_clocks()
+
     def _start_clocks(self) -> None:
-        """Start the clock of each human's timed choice when it is reached (at the hot seat:
-        when its person has the device); forget those no longer waited for."""
+        """Start the clock of each human's timed choice when it is reached and its page is
+        open (at the hot seat: when its person has the device); forget those no longer waited for."""
         waiting = self.waiting_humans()
         for seat in list(self.deadlines):
             if seat not in waiting:
@@ -266,7 +274,7 @@ class Table:
         if not self.timers:
             return
         for seat in waiting:
-            if seat in self.deadlines or (self.hot_seat and seat != self.ready):
+            if seat in self.deadlines or (seat != self.ready if self.hot_seat else seat not in self.present):
                 continue
             seconds = self.game.timer(self.state, seat)
             if seconds is not None:

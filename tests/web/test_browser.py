@@ -168,3 +168,18 @@ def test_a_bad_token_is_refused(browser, serve_table):
         assert not s.frames
     finally:
         s.close()
+
+
+def test_the_clock_counts_down_and_time_runs_out(browser, serve_table):
+    served = serve_table("examples/quick_count.game", ["human", "human"], seed=1, options={"turn_seconds": 2})
+    urls = served.urls()
+    first = served.table.waiting_humans()[0]
+    s = Seat(browser, urls[f"P{first + 1}"])
+    try:
+        s.status(version=0, your_turn="yes")
+        assert "second" in s.page.inner_text("#clock")
+        s.status(version=1)  # the server ran the clock out and moved on (the clock started with the page)
+        assert "time ran out" in s.page.inner_text("#log")
+        assert served.table.moves[0][0]["alt"] == served.table.game.timeout_move(served.table.state, first)["alt"]
+    finally:
+        s.close()

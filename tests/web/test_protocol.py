@@ -183,6 +183,8 @@ def test_a_timed_choice_runs_out_on_the_server():
     now = [1000.0]
     t = table("examples/quick_count.game", seats=("human", "human"), seed=2, clock=lambda: now[0])
     waiting = t.waiting_humans()[0]
+    assert not t.deadlines  # nobody has opened the page yet
+    t.arrive(waiting)
     seconds = t.game.timer(t.state, waiting)
     assert seconds is not None and t.deadlines[waiting] == 1000.0 + seconds
     assert t.state_message(waiting)["seconds_left"] == seconds
@@ -206,8 +208,58 @@ def test_bots_move_by_themselves(tmp_path):
             assert msg["version"] == 1 and msg["log"][0]["seat"] == 0
 
 
-def test_a_move_into_a_hidden_hand_is_not_named_to_the_others():
-    """A move naming a card the other seat never sees is written to it with that card as '?'."""
+PASS_A_CARD = """
+game "Pass a card"
+players 3
+
+table names:
+  | name   |
+  | apple  |
+  | banana |
+  | cherry |
+  | damson |
+  | elder  |
+  | fig    |
+
+kind card:
+  from names
+  show name
+
+zone deck of card: hidden
+player zone hand of card: owner
+
+setup:
+  move card to deck
+  shuffle deck
+  for p in players:
+    draw 2 from deck to p.hand
+
+turn:
+  choose by current:
+    give(c in current.hand) "give {c} to the next player":
+      move c to players_from(current)[1].hand
+  end game after round
+
+score of p: len(p.hand)
+"""
+
+
+def test_a_card_given_into_a_hidden_hand_is_named_only_to_who_sees_it(tmp_path):
+    path = tmp_path / "pass.game"
+    path.write_text(PASS_A_CARD, "utf-8")
+    t = Table(load(str(path)), ["human", "human", "human"], 1, game_path=str(path))
+    giver = t.waiting_humans()[0]
+    taker, other = (giver + 1) % 3, (giver + 2) % 3
+    t.take(giver, {"type": "move", "version": 0, "choice": 0})
+    written = t.moves[-1][1]
+    card = written.split()[1]
+    assert t.entries[giver][-1]["text"] == written
+    assert t.entries[taker][-1]["text"] == written          # it is in their hand now
+    assert t.entries[other][-1]["text"] == "give ? to the next player"
+    assert card not in json.dumps(t.state_message(other))
+
+
+def test_a_card_played_face_up_is_named_to_all():
     t = table("examples/high_card.game", seats=("human", "human"), seed=7)
     seat = t.waiting_humans()[0]
     cat = t.game.catalogue(t.state)
@@ -218,3 +270,22 @@ def test_a_move_into_a_hidden_hand_is_not_named_to_the_others():
     # the card went face up to the trick: both may read it
     assert theirs == mine
     assert any(cat.show[c] in mine for c in hand)
+
+
+def test_uvicorn_closes_a_socket_that_sends_a_huge_frame(serve_table):
+    from websockets.exceptions import ConnectionClosed
+    from websockets.sync.client import connect as ws_connect
+
+    served = serve_table("examples/tictactoe.game", ["human", "human"])
+    tok = next(k for k, v in served.table.tokens.items() if v == 0)
+    url = served.base.replace("http://", "ws://") + f"/ws/{tok}"
+    with ws_connect(url, max_size=None) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "hello"
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        ws.send(json.dumps({"type": "typed", "version": 0, "text": "place 1,1" + " " * 100_000}))
+        with pytest.raises(ConnectionClosed):
+            ws.recv(timeout=10)
+    assert served.table.version == 0 and not served.table.moves
+    with pytest.raises(Exception):
+        with ws_connect(served.base.replace("http://", "ws://") + "/ws/forged", max_size=None) as ws:
+            ws.recv(timeout=10)
