@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 from pathlib import Path
 from typing import Dict, Set
 
@@ -128,7 +129,8 @@ class WebTable:
         if not self.table.over():
             return PlainTextResponse("the log is offered when the game is over (it holds the seed, "
                                      "and so every hidden card)", status_code=409, headers=SECURITY_HEADERS)
-        name = Path(self.table.game_path).stem + ".jsonl"
+        # a file name made of the game's name, and nothing a header could be bent with
+        name = (re.sub(r"[^A-Za-z0-9_-]+", "_", Path(self.table.game_path).stem) or "game") + ".jsonl"
         headers = dict(SECURITY_HEADERS)
         headers["Content-Disposition"] = f'attachment; filename="{name}"'
         return Response(self.table.log_text(), media_type="application/x-ndjson", headers=headers)
