@@ -148,7 +148,10 @@ def test_hot_seat_hides_each_hand(browser, serve_table):
             click_first_move(s.page)
             s.page.wait_for_function(f"Number(document.querySelector('#status').dataset.version) > {v}")
         s.status(over="yes")
-        assert s.page.is_visible("#pass button.ready")
+        s.page.click('#pass button.ready[data-seat="0"]')   # at the end, each hand in turn
+        s.status(kind="state", seat=0, over="yes")
+        s.page.click('#result button.ready[data-seat="1"]')
+        s.status(kind="state", seat=1, over="yes")
         frames = [json.loads(f) for f in s.frames if f.startswith("{")]
         kinds = [f["type"] for f in frames]
         assert "pass" in kinds and "state" in kinds

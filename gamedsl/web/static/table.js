@@ -271,8 +271,8 @@ function drawLog(msg) {
   list.scrollTop = list.scrollHeight;
 }
 
-function drawResult(msg) {
-  const box = $("result");
+function drawResult(msg, box) {
+  box = box || $("result");
   box.replaceChildren();
   if (msg.error) {
     box.hidden = false;
@@ -294,6 +294,13 @@ function drawResult(msg) {
   box.append(list);
   if (r.finished) box.append(el("p", {id: "winners"}, "Winners: " + (r.winners.map(label).join(", ") || "none")));
   if (msg.log_ready) box.append(el("a", {id: "download-log", href: "/log/" + encodeURIComponent(token), download: ""}, "Download the game's log"));
+  if (info.hot_seat && msg.type === "state") {
+    // at the end of a hot-seat game, every hand may be looked at in turn
+    for (const s of info.humans) {
+      if (s !== msg.seat) box.append(el("button", {class: "ready", type: "button", "data-seat": String(s),
+                                                   onclick: () => send({type: "ready", seat: s})}, "Show " + label(s) + "'s hand"));
+    }
+  }
 }
 
 // ------------------------------------------------------------------ hot seat: pass the device
@@ -307,10 +314,12 @@ function drawPass(msg) {
   box.hidden = false;
   if (msg.over || msg.error) {
     box.append(el("h2", {}, msg.error ? "The game stopped" : "Game over"));
-    const result = $("result");
-    drawResult(msg);
-    box.append(result.cloneNode(true));
-    result.hidden = true;
+    // drawn here rather than copied: the table's result box stays empty, so ids stay unique
+    $("result").replaceChildren();
+    $("result").hidden = true;
+    const result = el("section", {id: "pass-result"});
+    drawResult(msg, result);
+    box.append(result);
     for (const s of info.humans) {
       box.append(el("button", {class: "ready", type: "button", "data-seat": String(s),
                                onclick: () => send({type: "ready", seat: s})}, "Show " + label(s) + "'s hand"));
