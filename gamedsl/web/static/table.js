@@ -208,9 +208,18 @@ function drawTurn(msg) {
       for (const [m, i] of items) box.append(moveButton(m, i));
     } else {
       const at = firstDifference(items.map(([m]) => m.text));
+      // the first parameter runs from the first word that differs to the next word every
+      // move of the alternative has (its template's next literal: "work Ada Lovelace on ...")
+      const sets = items.map(([m]) => new Set(m.text.split(/\s+/)));
+      const common = new Set([...sets[0]].filter((w) => sets.every((set) => set.has(w))));
       const sub = new Map();
       for (const item of items) {
-        const key = item[0].text.split(/\s+/).slice(0, at + 1).join(" ");
+        const words = item[0].text.split(/\s+/);
+        let end = at + 1;
+        for (let j = at + 1; j < words.length; j++) {
+          if (common.has(words[j])) { end = j; break; }
+        }
+        const key = words.slice(0, end).join(" ");
         if (!sub.has(key)) sub.set(key, []);
         sub.get(key).push(item);
       }
