@@ -9,10 +9,14 @@ from pathlib import Path
 
 import pytest
 from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect as ws_connect
 
 from gamedsl import load
 from gamedsl.logs import replay
 from gamedsl.web import Refused, Table, create_app
+from gamedsl.web.server import STATIC
 from gamedsl.web.table import MAX_MESSAGE
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,8 +77,6 @@ def test_tokens_are_unguessable_and_one_per_human():
 
 def test_a_bad_token_is_refused_on_the_websocket(ttt):
     t, client, tokens = ttt
-    from starlette.websockets import WebSocketDisconnect
-
     with pytest.raises(WebSocketDisconnect) as err:
         with client.websocket_connect("/ws/not-a-seat") as ws:
             ws.receive_json()
@@ -273,9 +275,6 @@ def test_a_card_played_face_up_is_named_to_all():
 
 
 def test_uvicorn_closes_a_socket_that_sends_a_huge_frame(serve_table):
-    from websockets.exceptions import ConnectionClosed
-    from websockets.sync.client import connect as ws_connect
-
     served = serve_table("examples/tictactoe.game", ["human", "human"])
     tok = next(k for k, v in served.table.tokens.items() if v == 0)
     url = served.base.replace("http://", "ws://") + f"/ws/{tok}"
@@ -289,3 +288,11 @@ def test_uvicorn_closes_a_socket_that_sends_a_huge_frame(serve_table):
     with pytest.raises(Exception):
         with ws_connect(served.base.replace("http://", "ws://") + "/ws/forged", max_size=None) as ws:
             ws.recv(timeout=10)
+
+
+def test_the_page_needs_nothing_from_elsewhere():
+    """No CDN, no font or script from the network: the page works offline."""
+    for f in STATIC.iterdir():
+        text = f.read_text("utf-8")
+        assert "http://" not in text and "https://" not in text and "//cdn" not in text, f.name
+        assert "innerHTML" not in text, f.name  # the game's texts go in as text, never as HTML

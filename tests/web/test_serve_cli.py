@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+import shlex
+from pathlib import Path
+
 import pytest
 
 import gamedsl.web.run as web_run
@@ -66,10 +70,6 @@ def test_links_name_an_address_people_can_type():
 
 
 def test_the_readme_serve_command_starts_a_table(capsys, monkeypatch):
-    import re
-    import shlex
-    from pathlib import Path
-
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
     block = re.search(r"```\w*\n(.*?)\n```", readme.split("<!-- serve-command -->", 1)[1], re.S).group(1)
     argv = shlex.split(block.strip())
