@@ -63,7 +63,10 @@ def serve_table():
 
 @pytest.fixture(scope="session")
 def browser():
-    sync_api = pytest.importorskip("playwright.sync_api")
+    try:
+        from playwright import sync_api
+    except ImportError:  # a failure, not a skip: CI must not lose the browser tests quietly
+        pytest.fail("Playwright is not installed: pip install -e '.[dev]'")
     if not Path(CHROMIUM).exists():
         pytest.fail(f"no Chromium at {CHROMIUM}: apt-get install -y chromium (as .ci/run does)")
     with sync_api.sync_playwright() as p:
