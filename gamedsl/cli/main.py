@@ -111,6 +111,36 @@ def cmd_play(args) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- serve
+
+
+def cmd_serve(args) -> int:
+    from gamedsl.bots.registry import parse_seats
+    from gamedsl.web import Table, serve
+
+    seats = parse_seats(args.seats)
+    options = parse_options(args.option)
+    if args.max_turns is not None and args.max_turns < 1:
+        raise UsageError("--max-turns must be at least 1")
+    if not 0 <= args.port <= 65535:
+        raise UsageError(f"--port must be 0 to 65535, not {args.port}")
+    if "human" not in seats:
+        raise UsageError("serve wants at least one human seat in --seats (bots alone: gamedsl play)")
+    game = load_game(args.file, max_steps(args))
+    check_seat_count(game, seats, args.seats)
+    game.resolve_options(options)
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    table = Table(game, seats, seed, options, args.max_turns or DEFAULT_MAX_TURNS,
+                  timers=not args.no_timer, hot_seat=args.hot_seat, game_path=args.file)
+    try:
+        serve(table, args.host, args.port)
+    except OSError as err:
+        raise UsageError(f"cannot serve on {args.host}:{args.port}: {err.strerror or err}") from None
+    finally:
+        table.close()
+    return 0
+
+
 # ---------------------------------------------------------------- replay
 
 
@@ -257,6 +287,26 @@ def build_parser() -> argparse.ArgumentParser:
                         "words); off by default")
     add_max_steps(p)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("serve", help="play a game in the browser: a local web table, a link per human seat")
+    p.add_argument("file", metavar="FILE")
+    p.add_argument("--seats", required=True,
+                   help="one seat kind per player, comma-separated, as for play (human seats get a link "
+                        "each; bots move by themselves), e.g. human,human,mcts")
+    p.add_argument("--seed", type=int, default=None, help="random seed (default: a random one, printed)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="set a game option (repeatable)")
+    p.add_argument("--max-turns", type=int, default=None, metavar="N",
+                   help=f"stop the game as unfinished after N turns (default {DEFAULT_MAX_TURNS})")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="the address to listen on (default 127.0.0.1: this computer only; 0.0.0.0 "
+                        "lets friends on the network join)")
+    p.add_argument("--port", type=int, default=8000, help="the port to listen on (default 8000; 0: any free port)")
+    p.add_argument("--hot-seat", action="store_true",
+                   help="one page for every human seat at one device, hiding each hand until the "
+                        "next player takes the device")
+    p.add_argument("--no-timer", action="store_true", help="no clock on timed choices")
+    add_max_steps(p)
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("replay", help="replay a game log move by move and print the result")
     p.add_argument("log", metavar="LOG")
