@@ -428,10 +428,12 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
     told: Dict[int, List[tuple]] = {h: [] for h in humans}
     shown: Dict[int, int] = {h: 0 for h in humans}
 
-    def tell(seat_moved: Optional[int], text: Optional[str], secret: bool) -> None:
+    def tell(seat_moved: Optional[int], move: Optional[dict], before: Optional[dict], secret: bool) -> None:
         for h in humans:
-            if text is not None:
+            if move is not None:
                 who = f"P{seat_moved + 1}" + (f" ({seats[seat_moved]})" if seats[seat_moved] != "human" else "")
+                # (what h may read of another seat's move: its hidden cards unnamed)
+                text = game.move_told(before, state, move, h)
                 told[h].append((f"{who} has chosen." if secret else f"{who}: {text}", ""))
             for message in game.heard(state, h):
                 told[h].append((f"  » {message}", "yellow"))
@@ -441,7 +443,7 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
         shown[h] = len(told[h])
         return got
 
-    tell(None, None, False)  # what the setup said
+    tell(None, None, None, False)  # what the setup said
     count = 0
     try:
         while not game.is_over(state):
@@ -469,12 +471,12 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
                     console.print(Text(f"P{seat + 1} ({_shown_spec(seats[seat])}): bad bot: {problem}; "
                                        "it plays a random legal move this time", style="red"))
             text = game.move_text(state, move)
-            state = game.apply(state, move)
+            before, state = state, game.apply(state, move)
             count += 1
             if log is not None:
                 log.move(move, text)
             if humans:
-                tell(seat, text, secret)
+                tell(seat, move, before, secret)
             elif verbose:
                 console.print(Text(f"P{seat + 1} ({seats[seat]}): {text}"))
                 for message in state.get("said", []):

@@ -362,6 +362,21 @@ class Game:
         template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
         return _SLOT.sub(lambda m: "<" + m.group(1) + ">", template), parts
 
+    def move_told(self, before: dict, after: dict, move: dict, seat: int) -> str:
+        """How `seat` is told of a move another seat made from `before` (giving `after`): its
+        text, with every component the seat sees neither before nor after the move as "?"
+        (a card passed face down to a third player stays unnamed); a secret choice is only
+        "has chosen"."""
+        if before.get("pending") and "got" in before["pending"] and move.get("seat") != seat:
+            return "has chosen"
+        stmt = self.program.stmts[before["pending"]["s"]] if before.get("pending") else None
+        alt = next((a for a in (stmt.alts if stmt is not None else []) if a.name == move.get("alt")), None)
+        if alt is None or not any(p.kind == "component" for p in alt.params):
+            return self.move_text(before, move)
+        visible = self.visible_components(before, seat) | self.visible_components(after, seat)
+        args = [masked(a, visible) if p.kind == "component" else a for p, a in zip(alt.params, move["args"])]
+        return self.move_text(before, dict(move, args=args))
+
     def moves_seen(self, state: dict, seat: int, moves: Optional[List[dict]] = None) -> List[dict]:
         """The seat's legal moves (or `moves`, taken from them) as the seat may be shown them,
         each with its `text`: an argument naming a component the seat cannot see is "?" (and

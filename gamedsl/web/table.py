@@ -142,8 +142,9 @@ class Table:
         typed: List[str] = []
         helps: List[str] = []
         if mine:
-            for m in game.legal_moves(state, seat, suggestions=False):
-                moves.append({"alt": m["alt"], "text": game.move_text(state, m)})
+            # (a face-down card the seat may pick shows as "?": `moves_seen`)
+            for m in game.moves_seen(state, seat, game.legal_moves(state, seat, suggestions=False)):
+                moves.append({"alt": m["alt"], "text": m["text"]})
             typed = game.typed_hints(state, seat)
             helps = game.typed_help(state, seat)
         left = None
@@ -229,23 +230,11 @@ class Table:
     def apply(self, move: dict) -> None:
         """Apply a legal move (MoveError, state unchanged, if it is not) and tell the story."""
         game, before = self.game, self.state
-        secret = bool(before.get("pending")) and "got" in before["pending"]
         text = game.move_text(before, move)
         after = game.apply(before, move)
         seat = move["seat"]
-        cat = game.catalogue(before)
-        named = [c for c in _ints(move.get("args", [])) if 0 <= c < len(cat.show) and cat.show[c] in text]
         for other in range(len(self.seats)):
-            if other == seat:
-                shown = text
-            elif secret:
-                shown = "has chosen"
-            else:
-                seen = set(game.view(before, other)["shows"]) | set(game.view(after, other)["shows"])
-                shown = text
-                for c in named:
-                    if str(c) not in seen:
-                        shown = shown.replace(cat.show[c], "?")
+            shown = text if other == seat else game.move_told(before, after, move, other)
             self.entries[other].append({"seat": seat, "text": shown, "said": list(after.get("said", []))})
         self.state = after
         self.moves.append((_plain(move), text))

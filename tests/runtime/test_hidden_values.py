@@ -106,3 +106,46 @@ def test_a_malformed_key_is_refused(peek, key):
     with pytest.raises(OptionError) as err:
         peek.new_game(2, 1, key=key)
     assert str(err.value) == "bad key: a key is 32 hex digits (128 bits)"
+
+
+PASS_ON = '''game "Pass on"
+players 3
+
+table ranks:
+  | rank |
+  | 1    |
+  | 2    |
+  | 3    |
+  | 4    |
+  | 5    |
+  | 6    |
+
+kind card:
+  from ranks
+  show "card " + text(rank)
+
+player zone hand of card: owner
+
+setup:
+  move card to players[0].hand
+
+turn:
+  choose by current:
+    give(c in current.hand) "give {c} to the next player":
+      move c to left_of(current).hand
+  end game
+'''
+
+
+def test_a_card_passed_face_down_is_named_only_to_those_who_see_it(tmp_path):
+    path = tmp_path / "pass_on.game"
+    path.write_text(PASS_ON)
+    game = load(str(path))
+    before = game.new_game(3, 1)
+    move = game.legal_moves(before, 0)[0]
+    after = game.apply(before, move)
+    name = game.move_text(before, move)
+    assert "card" in name and "?" not in name
+    assert game.move_told(before, after, move, 0) == name    # the giver saw it
+    assert game.move_told(before, after, move, 1) == name    # the taker sees it now
+    assert game.move_told(before, after, move, 2) == "give ? to the next player"
