@@ -19,7 +19,7 @@ from gamedsl.errors import GameError
 from gamedsl.diagnostics import render_all, to_json
 from gamedsl.errors import OptionError
 from gamedsl.errors import MoveError, RuleError
-from gamedsl.cli.common import add_max_steps, error, load_game, max_steps, parse_options
+from gamedsl.cli.common import MAX_SEED, MAX_TURNS_ASKED, whole_number, add_max_steps, error, load_game, max_steps, parse_options
 from gamedsl.errors import UsageError
 from gamedsl.language import DEFAULT_MAX_TURNS
 
@@ -225,9 +225,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", required=True,
                    help="one seat kind per player, comma-separated: human, random, first, greedy, mcts, "
                         "cmd:COMMAND; bot parameters after ':' (e.g. human,mcts:iters=500)")
-    p.add_argument("--seed", type=int, default=None, help="random seed (default: a random one, printed at the end)")
+    p.add_argument("--seed", type=whole_number("--seed", 0, MAX_SEED), default=None,
+                   help="random seed (default: a random one, printed at the end)")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="set a game option (repeatable)")
-    p.add_argument("--max-turns", type=int, default=None, metavar="N",
+    p.add_argument("--max-turns", type=whole_number("--max-turns", 1, MAX_TURNS_ASKED), default=None, metavar="N",
                    help=f"stop the game as unfinished after N turns (default {DEFAULT_MAX_TURNS})")
     p.add_argument("--log", metavar="FILE", help="write a JSON-lines game log (replay it with `gamedsl replay`)")
     p.add_argument("-v", "--verbose", action="store_true", help="print every move, also when only bots play")

@@ -265,7 +265,10 @@ class ExprCompiler:
 
         def index(ctx):
             seq, i = obj(ctx), idx(ctx)
-            if not isinstance(seq, (list, str, dict)):  # (unchecked: a scenario's expression)
+            if isinstance(seq, dict):  # a table's row (unchecked: a scenario's expression)
+                raise RuleError("E504", f"a table's row is read by a column's name (row.column), not by "
+                                f"a position: {V.plain(i)}", span)
+            if not isinstance(seq, (list, str)):  # (unchecked: a scenario's expression)
                 raise RuleError("E504", f"cannot take an item of {V.plain(seq)}", span)
             try:
                 return seq[int(i)]

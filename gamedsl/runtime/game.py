@@ -85,11 +85,15 @@ class Game:
                 raise OptionError(f"unknown option '{name}' (this game's options: {known})")
             value = raw
             if isinstance(raw, str) and re.fullmatch(r"-?[0-9]+", raw.strip()):
-                value = int(raw)
+                # (a number far past any option's range is refused as typed: Python would
+                # not even read one of 5,000 digits)
+                digits = raw.strip().lstrip("-")
+                value = int(raw) if len(digits) <= 18 else None
             elif isinstance(raw, str):
                 value = raw.strip()
-            if not spec.accepts(value):
-                raise OptionError(f"option '{name}' cannot be {raw!r}: choose {spec.describe()}")
+            if value is None or not spec.accepts(value):
+                shown = f"'{_quoted(raw, 24)}'" if isinstance(raw, str) else plain(raw)
+                raise OptionError(f"option '{name}' cannot be {shown}: choose {spec.describe()}")
             out[name] = value
         return out
 
