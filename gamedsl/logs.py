@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import IO, Callable, List, Optional, Tuple
 
@@ -26,6 +27,7 @@ from gamedsl.errors import OptionError
 from gamedsl.pipeline import load as load_game
 
 LOG_VERSION = 1
+_LOG_CONTROL = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 MAX_LOG_BYTES = 256 * 1024 * 1024  # a log of a game of the longest turn limit is far less
 
 
@@ -44,7 +46,9 @@ def _plain(data):
 
 
 def _line(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False) + "\n"
+    # (JSON writes the C0 controls as escapes already; the C1 ones and the marks that reorder
+    # a line too, as a log is read in a terminal)
+    return _LOG_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(obj, ensure_ascii=False)) + "\n"
 
 
 def header(game, players: int, seed: int, options: dict, max_turns: int, game_path: Optional[str] = None) -> dict:

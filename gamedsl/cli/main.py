@@ -19,6 +19,7 @@ from gamedsl.errors import GameError
 from gamedsl.diagnostics import render_all, to_json
 from gamedsl.errors import OptionError
 from gamedsl.errors import MoveError, RuleError
+from gamedsl.text import visible
 from gamedsl.cli.common import MAX_SEED, MAX_TURNS_ASKED, whole_number, add_max_steps, error, load_game, max_steps, parse_options
 from gamedsl.errors import UsageError
 from gamedsl.language import DEFAULT_MAX_TURNS
@@ -117,7 +118,7 @@ def cmd_play(args) -> int:
 def cmd_replay(args) -> int:
     from gamedsl.logs import replay
     from gamedsl.cli.terminal import render_result, render_view
-    from rich.console import Console
+    from gamedsl.cli.output import Console
     from rich.text import Text
 
     console = Console(file=sys.stdout, highlight=False, markup=False, emoji=False)
@@ -192,7 +193,7 @@ def cmd_rules(args) -> int:
     text = rulebook_of(args.file)
     if args.out:
         try:
-            Path(args.out).write_text(text, "utf-8")
+            Path(args.out).write_text(visible(text), "utf-8")  # (read later in a terminal)
         except OSError as err:
             raise UsageError(f"cannot write {args.out}: {err.strerror}") from None
     else:
@@ -269,6 +270,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    # A rule file's texts are shown, never obeyed by the terminal (see gamedsl/cli/output.py).
+    from gamedsl.cli.output import VisibleStream
+
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = VisibleStream(saved[0]), VisibleStream(saved[1])
+    try:
+        return _run(args)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _run(args) -> int:
     try:
         return args.func(args)
     except GameError as err:

@@ -41,7 +41,7 @@ def _check_players(game, spec) -> None:
 
 
 def _run(spec, jobs: Optional[int], quiet: bool, label: str = ""):
-    from rich.console import Console
+    from gamedsl.cli.output import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
     from rich.text import Text
 

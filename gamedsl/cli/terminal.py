@@ -17,7 +17,7 @@ from typing import IO, List, Optional
 
 import attrs
 from rich import box
-from rich.console import Console
+from gamedsl.cli.output import Console
 from rich.table import Table
 from rich.text import Text
 
