@@ -4,7 +4,9 @@ move a client may send, and a rule file stays safe to check whatever is spliced 
 tests/games/test_game_invariants.py and tests/games/test_random_play.py play seeded random games;
 here hypothesis chooses the moves (an index into the legal list at each step, or a move of
 its own making) and, when a promise breaks, shrinks the game to the fewest moves that
-break it. Examples are derandomized, so CI runs the same ones every time.
+break it. The suite runs the same examples every time (the "ci" hypothesis profile); the
+long randomised search is HYPOTHESIS_PROFILE=long, and what it finds is kept here as an
+explicit @example.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # Games quick enough to play a hundred times here; the real games get the long random runs.
 GAMES = ["examples/tictactoe.game", "examples/high_card.game", "examples/pearl_auction.game",
          "examples/dominoes.game", "games/trade_tycoon.game"]
-SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# How many examples, drawn how: the hypothesis profile's (tests/support/hypothesis_profiles.py:
+# the same ones on every run in CI, the long randomised search with HYPOTHESIS_PROFILE=long).
+SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 _loaded: dict = {}
 
@@ -140,8 +143,7 @@ def test_any_text_spliced_into_a_rule_file_ends_in_diagnostics_or_a_game(path, t
     lines = text.split("\n")
     target = ROOT / path  # loaded under its own name, so its data files are found beside it
 
-    @settings(max_examples=30, deadline=None, derandomize=True, database=None,
-              suppress_health_check=[HealthCheck.too_slow])
+    @settings(suppress_health_check=[HealthCheck.too_slow])
     @given(at=st.integers(0, len(lines)), cut=st.integers(0, 3), junk=st.text(max_size=40))
     def run(at, cut, junk):
         mutant = "\n".join(lines[:at] + [junk] + lines[at + cut:])
