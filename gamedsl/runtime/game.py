@@ -11,6 +11,7 @@ import re
 from typing import Dict, List, Optional
 
 from gamedsl.runtime.values import plain
+from gamedsl.text import visible_line
 from gamedsl.errors import MoveError, OptionError, RuleError
 from gamedsl.runtime.state import clone
 from gamedsl.runtime.ctx import Ctx
@@ -27,6 +28,13 @@ def _quoted(text: str, most: int = 60) -> str:
     """What a person typed, as an error repeats it: on one line, control characters written
     out (a terminal shows the message), and not all of a long text."""
     text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in " ".join(text.split()))
+    return text if len(text) <= most else text[:most] + "…"
+
+
+def _one_line(text: str, most: int = 80) -> str:
+    """A move as a refusal repeats it: on one line (a client may send any text as an
+    argument, line breaks included), control characters written out, not all of a long one."""
+    text = visible_line(text)
     return text if len(text) <= most else text[:most] + "…"
 
 
@@ -150,9 +158,10 @@ class Game:
             return new
         verdict = self.machine.typed_verdict(state, move)
         if verdict is False and not self.machine.is_listed(state, move):
-            raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now", "illegal")
+            raise MoveError(f"'{_one_line(self.move_text(state, move))}' is not a legal move now", "illegal")
         if verdict:
-            raise MoveError(f"'{self.move_text(state, move)}' is not a legal move now: {verdict}", "illegal")
+            raise MoveError(f"'{_one_line(self.move_text(state, move))}' is not a legal move now: "
+                            f"{_one_line(verdict)}", "illegal")
         new = clone(state)
         new["said"] = []
         self.machine.submit(new, move)

@@ -155,3 +155,23 @@ def test_any_text_spliced_into_a_rule_file_ends_in_diagnostics_or_a_game(path, t
         assert game.min_players >= 1
 
     run()
+
+
+# Found by the long search (HYPOTHESIS_PROFILE=long), kept as examples every run tries:
+# moves a client sent whose refusal must still be one line.
+FOUND = [
+    ("examples/tictactoe.game", {"seat": 0, "alt": "place", "args": ["\n"]}),
+    ("examples/tictactoe.game", {"seat": 0, "alt": "place", "args": ["a\r\nb\x1b[2J"]}),
+]
+
+
+@pytest.mark.parametrize("path, move", FOUND)
+def test_moves_the_long_search_found_are_refused_in_one_line(path, move):
+    game = game_at(path)
+    state = game.new_game(game.min_players, 0)
+    before = dump(state)
+    with pytest.raises(MoveError) as err:
+        game.apply(state, move)
+    text = str(err.value).strip()
+    assert text and "\n" not in text and "\r" not in text and "\x1b" not in text
+    assert dump(state) == before
