@@ -19,6 +19,8 @@ from gamedsl.errors import GameError
 from gamedsl.diagnostics import render_all, to_json
 from gamedsl.errors import OptionError
 from gamedsl.errors import MoveError, RuleError
+from gamedsl.files import read_bytes
+from gamedsl.language import MAX_SOURCE_BYTES
 from gamedsl.text import visible
 from gamedsl.cli.common import MAX_SEED, MAX_TURNS_ASKED, whole_number, add_max_steps, error, load_game, max_steps, parse_options
 from gamedsl.errors import UsageError
@@ -328,9 +330,9 @@ def _read_span_files(spans) -> dict:
     for span in spans:
         name = getattr(span, "file", None)
         if name and name not in sources:
-            try:
-                sources[name] = Path(name).read_text("utf-8")
-            except (OSError, UnicodeDecodeError):
+            try:  # (a file the diagnostics name: regular and bounded, as when it was read)
+                sources[name] = read_bytes(Path(name), MAX_SOURCE_BYTES).decode("utf-8")
+            except (OSError, ValueError):
                 pass
     return sources
 

@@ -134,3 +134,12 @@ def test_the_opened_file_must_lie_in_the_folder(tmp_path):
     with pytest.raises(files.FileRefused):
         files.read_bytes(outside / "x.csv", 100, inside=inside.resolve())
     assert files.read_bytes(outside / "x.csv", 100, inside=outside.resolve()) == b"a\n"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs here")
+def test_a_fifo_named_as_a_scenario_file_is_refused(tmp_path):
+    os.mkfifo(tmp_path / "s.scenario")
+    done = subprocess.run([sys.executable, "-m", "gamedsl", "test", str(tmp_path / "s.scenario")],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    assert done.returncode == 1 and "is not a regular file" in done.stdout + done.stderr
