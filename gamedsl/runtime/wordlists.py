@@ -174,7 +174,8 @@ class WordList:
                     for a in alts:
                         insert(child(node, a), letters, i + 1, word)
                     return
-                node = child(node, letters[i])
+                nxt = node.get(letters[i])  # (child(), written out: the hot loop of loading a list)
+                node = nxt if nxt is not None else child(node, letters[i])
                 i += 1
             node.setdefault(_END, []).append(word)
 
