@@ -203,10 +203,11 @@ def _lines(ctx, span, zone, n):
     w, h = size
     if not is_number(n):
         raise RuleError("E504", f"lines needs a number of cells, not {plain(n)}", span)
-    n = max(1, int(min(n, w + h + 1)))
+    n = int(min(n, w + h + 1))  # (longer lines fit no grid)
     # Counted before any is built: a long grid's long lines would fill the memory first.
-    across, down = max(0, w - n + 1), max(0, h - n + 1)
-    charge(ctx, w * h + n * (across * h + w * down + 2 * across * down), span)
+    k = max(n, 1)
+    across, down = max(0, w - k + 1), max(0, h - k + 1)
+    charge(ctx, w * h + k * (across * h + w * down + 2 * across * down), span)
     out = []
     for y in range(h):
         for x in range(w):
