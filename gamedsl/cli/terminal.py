@@ -339,10 +339,15 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
                 list_offered()
             continue
         if said.isdigit():
-            k = int(said)
+            # (a number of 5,000 digits, or a digit Python cannot read as one: no move either)
+            try:
+                k = int(said) if len(said) <= 9 else 0
+            except ValueError:
+                k = 0
             if 1 <= k <= len(moves):
                 return moves[k - 1]
-            console.print(Text(f"  there is no move {k}: choose 1 to {len(moves)}, or type a move", style="red"))
+            shown = said if len(said) <= 12 else said[:12] + "…"
+            console.print(Text(f"  there is no move {shown}: choose 1 to {len(moves)}, or type a move", style="red"))
             continue
         try:
             return game.parse_move(state, said, seat)

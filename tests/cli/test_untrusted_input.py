@@ -41,6 +41,13 @@ def test_a_number_out_of_range_is_one_line_and_exit_2(argv, capsys, monkeypatch)
     assert "internal error" not in err and HUGE not in err and len(err.splitlines()[-1]) < 200
 
 
+@pytest.mark.parametrize("typed", [HUGE, "²", "0" * 40 + "1"])
+def test_a_move_number_typed_at_play_out_of_range_is_asked_again(typed, capsys, monkeypatch):
+    code, out, err = run(capsys, monkeypatch, ["play", TICTACTOE, "--seats", "human,random"], stdin=f"{typed}\nquit\n")
+    assert code == 0 and "internal error" not in out + err
+    assert "there is no move" in out and HUGE not in out
+
+
 def test_a_log_with_a_huge_number_is_refused(tmp_path, capsys, monkeypatch):
     log = tmp_path / "g.jsonl"
     log.write_text('{"gamedsl": 1, "game": "%s", "seed": %s, "players": 2, "options": {}, "max_turns": 9, '
