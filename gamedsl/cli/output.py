@@ -9,6 +9,8 @@ such a wrapper, its own colours kept and every text it is given made visible.
 
 from __future__ import annotations
 
+import sys
+
 from rich.console import Console as _RichConsole
 from rich.segment import Segment
 
@@ -33,6 +35,8 @@ class Console(_RichConsole):
     """rich's Console whose texts are made visible; its own styles and controls stay codes."""
 
     def __init__(self, *args, file=None, **kwargs):
+        if file is None:  # (rich's default, the standard stream, read now: it may be wrapped)
+            file = sys.stderr if kwargs.get("stderr") else sys.stdout
         super().__init__(*args, file=file.raw if isinstance(file, VisibleStream) else file, **kwargs)
 
     def _render_buffer(self, buffer):
