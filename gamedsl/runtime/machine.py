@@ -795,7 +795,8 @@ class Machine:
                                     alt.span)
                 # bind the listed value equal to the argument, as the listing would
                 for value in domain:
-                    if value == arg:
+                    # (equal and of the same kind: false == 0 in Python, not in the rules)
+                    if value == arg and (type(value) is bool) == (type(arg) is bool):
                         break
                 else:
                     return False
