@@ -5,8 +5,9 @@
   change what the next one tries), and no constants gathered from the code: hypothesis mixes
   literal numbers and texts from every local module imported so far into what it draws, so
   without this the examples would depend on which tests ran before (`derandomize` alone does
-  not pin them). A failure found by the long search is kept as an explicit `@example` of
-  its test, which every run then tries first.
+  not pin them). A failure found by the long search is kept as an explicit example of its
+  test (an `@example`, or a case of FOUND in tests/fuzz/test_properties.py), which every
+  run then tries.
 - `long` (HYPOTHESIS_PROFILE=long): the randomised search, many examples, failures kept in
   .hypothesis/ between runs and printed with the blob that reproduces them; what it finds
   becomes an `@example` (docs/robustness.md).
