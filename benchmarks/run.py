@@ -8,7 +8,7 @@ second in one process, the mean time of one legal-move listing (for the word gam
 legal word or placement), the mean number of turns of a random game, and the mean time of one
 greedy and one mcts decision (of seat 0, where it has 2+ moves, the other seats random).
 Then, for the games in games/, `gamedsl simulate` with random bots on 1 and on 2 processes.
-Everything issue 9 asks of the per-game table comes from this one command.
+Everything the per-game performance table holds comes from this one command.
 """
 
 from __future__ import annotations

@@ -18,17 +18,21 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 from typing import IO, Callable, List, Optional, Tuple
 
 import attrs
 
+from gamedsl.files import FileRefused, read_bytes
 from gamedsl.errors import MoveError, UsageError
 from gamedsl.errors import OptionError
 from gamedsl.pipeline import load as load_game
 from gamedsl.runtime.rng import check_key
 
 LOG_VERSION = 1
+_LOG_CONTROL = re.compile("[\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+MAX_LOG_BYTES = 256 * 1024 * 1024  # a log of a game of the longest turn limit is far less
 
 
 
@@ -46,7 +50,9 @@ def _plain(data):
 
 
 def _line(obj) -> str:
-    return json.dumps(obj, ensure_ascii=False) + "\n"
+    # (JSON writes the C0 controls as escapes already; the C1 ones and the marks that reorder
+    # a line too, as a log is read in a terminal)
+    return _LOG_CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(obj, ensure_ascii=False)) + "\n"
 
 
 def header(game, players: int, seed: int, options: dict, max_turns: int, game_path: Optional[str] = None,
@@ -120,9 +126,11 @@ def read_log(path) -> Log:
     """Read and validate a log's structure; anything malformed is a UsageError (exit 2)."""
     name = str(path)
     try:
-        text = Path(path).read_text("utf-8")
+        text = read_bytes(Path(path), MAX_LOG_BYTES).decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{name}: not a gamedsl log (not UTF-8 text)") from None
+    except FileRefused as err:
+        raise UsageError(f"cannot read the log '{name}': it {err}") from None
     except OSError as err:
         raise UsageError(f"cannot read the log '{name}': {err.strerror or err}") from None
     lines = text.split("\n")
@@ -142,13 +150,17 @@ def read_log(path) -> Log:
         except json.JSONDecodeError as err:
             cut = " (the log looks truncated)" if i == len(lines) else ""
             raise UsageError(f"{name}:{i}: not a JSON line: {err.msg}{cut}") from None
+        except (ValueError, RecursionError):
+            # a number of thousands of digits, or lists nested thousands deep: no log holds them
+            raise UsageError(f"{name}:{i}: not a log line (a number too long, or nesting too deep)") from None
         if not isinstance(obj, dict):
             raise UsageError(f"{name}:{i}: each line of a log is a JSON object")
         entries.append((i, obj))
     hdr = entries[0][1]
     if hdr.get("gamedsl") != LOG_VERSION:
         raise UsageError(f"{name}:1: not a gamedsl log (the first line must be a header with \"gamedsl\": {LOG_VERSION})")
-    for key, ok in (("game", lambda v: isinstance(v, str) and v), ("players", _is_int), ("seed", _is_int),
+    for key, ok in (("game", lambda v: isinstance(v, str) and v), ("players", _is_int),
+                    ("seed", lambda v: _is_int(v) and abs(v) < 2**64),
                     ("options", lambda v: isinstance(v, dict)), ("max_turns", lambda v: _is_int(v) and v > 0),
                     ("sha256", lambda v: isinstance(v, str))):
         if key not in hdr or not ok(hdr[key]):

@@ -16,6 +16,7 @@ from gamedsl.syntax import ast as A
 from gamedsl.diagnostics import Diagnostic
 from gamedsl.errors import GameError
 from gamedsl.errors import RuleError, UsageError
+from gamedsl.files import FileRefused, identity, read_bytes
 from gamedsl.language import MAX_SOURCE_BYTES
 from gamedsl.syntax.cache import parse
 from gamedsl.syntax.tablefiles import parse_csv
@@ -39,15 +40,31 @@ def _key(decl):
     return (type(decl).__name__, None)
 
 
-def read_text(path: Path, span: Optional[A.Span] = None) -> str:
+def read_text(path: Path, span: Optional[A.Span] = None, checked: Optional["FoundFile"] = None) -> str:
+    """A rule file's or a table's text. A file named in a rule file comes `checked` (see
+    `beside`): the file opened must be that one, and lie in the game's folder."""
     try:
-        if path.stat().st_size > MAX_SOURCE_BYTES:
-            raise GameError([Diagnostic("E001", f"'{path}' is larger than {MAX_SOURCE_BYTES // 1024} KiB", span)])
-        return path.read_text("utf-8")
+        raw = read_bytes(path, MAX_SOURCE_BYTES, *(checked or ()))
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise GameError([Diagnostic("E001", f"'{path}' is not UTF-8 text", span)]) from None
+    except FileRefused as err:
+        raise GameError([Diagnostic("E001", f"'{path}' {err}", span)]) from None
     except OSError as err:
         raise GameError([Diagnostic("E001", f"cannot read '{path}': {err.strerror or err}", span)]) from None
+
+
+# What a file named in a rule file was found to be: (its identity, the game's real folder).
+FoundFile = Tuple[Tuple[int, int], Path]
+
+
+def checked_beside(base: Path, name: str, span: Optional[A.Span]) -> Tuple[Path, FoundFile]:
+    """`beside`, and what the file it names must still be when it is opened."""
+    path = beside(base, name, span)
+    try:
+        return path, (identity(path), base.parent.resolve())
+    except OSError as err:
+        raise GameError([Diagnostic("E001", f"cannot read '{name}': {err.strerror or err}", span)]) from None
 
 
 def beside(base: Path, name: str, span: Optional[A.Span]) -> Path:
@@ -92,8 +109,8 @@ def read_table_file(decl: A.TableDecl, sources: Dict[str, str], diags: List[Diag
     span = A.Span(decl.span.file, decl.span.line, col or decl.span.col, decl.span.line,
                   (col or decl.span.col) + len(decl.source) + 2)
     try:
-        path = beside(Path(decl.span.file), decl.source, span)
-        text = read_text(path, span)
+        path, checked = checked_beside(Path(decl.span.file), decl.source, span)
+        text = read_text(path, span, checked)
     except GameError as err:
         diags.extend(err.diagnostics)
         return decl
@@ -156,7 +173,8 @@ def read_words_file(decl: A.WordsDecl, decls: List, diags: List[Diagnostic]) -> 
             path = beside(Path(decl.span.file), name, span)
             if not path.is_file():
                 raise GameError([Diagnostic("E001", f"cannot read '{name}': no such file beside the game", span)])
-            lists.append((value, word_list(path, folding)))
+            path, checked = checked_beside(Path(decl.span.file), name, span)
+            lists.append((value, word_list(path, folding, checked)))
         except GameError as err:
             diags.extend(err.diagnostics)
         except OSError as err:

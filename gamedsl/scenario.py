@@ -30,6 +30,8 @@ import attrs
 from gamedsl.syntax import ast as A
 from gamedsl.diagnostics import Diagnostic, render_all
 from gamedsl.errors import GameError
+from gamedsl.files import FileRefused, read_bytes
+from gamedsl.language import MAX_SOURCE_BYTES
 from gamedsl.runtime.game import is_timeout_text
 from gamedsl.errors import MoveError, RuleError
 from gamedsl.syntax.cache import parse
@@ -131,8 +133,10 @@ def run_file(path: str, text: Optional[str] = None, max_steps: Optional[int] = N
     """Run every scenario of one file; a file that cannot be run at all is one failed Result.
     max_steps: the game's step budget (None: the engine's default)."""
     try:
-        if text is None:
-            text = Path(path).read_text("utf-8")
+        if text is None:  # (a regular file only, bounded: a FIFO would be waited on for ever)
+            text = read_bytes(Path(path), MAX_SOURCE_BYTES).decode("utf-8")
+    except FileRefused as err:
+        return [Result(path, False, path, 0, 0, f"cannot read the scenario file: it {err}")]
     except (OSError, UnicodeDecodeError) as err:
         return [Result(path, False, path, 0, 0, f"cannot read the scenario file: {err}")]
     tree, diags = parse(text, path, start="scenario_file")

@@ -21,7 +21,7 @@ Writes, in ``games/wordomino/``:
 
 Each list holds one hiragana reading per line (katakana converted to
 hiragana, the long-vowel mark ー kept), sorted by code point, deduplicated,
-UTF-8, gzipped with mtime 0. A reading is kept when (RULES.md §5):
+UTF-8, gzipped with mtime 0. A reading is kept when (docs/games/wordomino.md, "The dictionary"):
 
 1. it belongs to a JMdict entry with a common-noun sense (``n``) that applies
    to it, and not every such sense is vulgar, derogatory, archaic or

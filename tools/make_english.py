@@ -9,7 +9,7 @@ contraction and upper-case files are not. Kept: `[a-z]{2,15}`, minus vowel-less 
     python tools/make_english.py              # downloads the pinned .deb into a temp dir
     python tools/make_english.py --deb FILE   # or reads a .deb you already have
 
-`standard` is size level <= 70, `large` <= 80 (RULES.md section 5). The copyright file of
+`standard` is size level <= 70, `large` <= 80 (docs/games/letter_tycoon.md, "The dictionary"). The copyright file of
 the package is copied verbatim to games/english_COPYRIGHT.txt.
 """
 

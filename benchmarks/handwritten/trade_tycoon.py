@@ -1,6 +1,6 @@
 """Trade Tycoon, draft 5, written by hand in plain Python: the yardstick for what the interpreter costs.
 
-The same game as games/trade_tycoon.game (RULES.md section 4; the .game file decides where the
+The same game as games/trade_tycoon.game (rules: docs/games/trade_tycoon.md; the .game file decides where the
 rules are silent), behind the same kind of API as gamedsl's Game: new_game(seed) -> state,
 waiting_for, legal_moves, apply (a new state; the given one is untouched), apply_legal,
 is_over, results. A state is plain data (dicts, lists, ints, texts); a component is the same

@@ -7,6 +7,8 @@ it optional. Ranges (`3..5`) and `12+` are key cells only.
 
 from __future__ import annotations
 
+import bisect
+
 import re
 from typing import Dict, List, Tuple
 
@@ -126,7 +128,11 @@ def _typed_cell(g: Globals, cell, t, declared, col, diags):
 
 
 def _check_keys(decl: A.TableDecl, cells, diags) -> None:
-    seen: List[Tuple[object, object, A.Cell]] = []
+    # Looked up, not compared pairwise: a CSV table may have 100,000 rows.
+    texts: Dict[object, A.Cell] = {}      # a text, word or bool key -> its first cell
+    points: Dict[object, A.Cell] = {}     # a number key -> its first cell
+    numbers: List[object] = []            # the number keys, sorted
+    spans: List[Tuple[object, object, A.Cell]] = []  # the range and N+ keys, in order
     for cell in cells:
         if cell.kind == "number":
             lo = hi = cell.value
@@ -138,16 +144,32 @@ def _check_keys(decl: A.TableDecl, cells, diags) -> None:
             lo = hi = ("t", str(cell.value))
         else:
             continue
-        for olo, ohi, other in seen:
-            if type(lo) is type(olo) and (lo == olo if isinstance(lo, tuple)
-                                          else lo <= ohi and olo <= hi):
-                same = _cell_text(cell) == _cell_text(other)
-                what = "is already in" if same else f"overlaps key {_cell_text(other)} in"
-                diags.append(Diagnostic(
-                    "E308", f"key {_cell_text(cell)} {what} table {decl.name} "
-                    f"(line {other.span.line})", cell.span, "each key may appear in one row"))
-                break
-        seen.append((lo, hi, cell))
+        found: List[A.Cell] = []
+        if isinstance(lo, tuple):
+            if lo in texts:
+                found.append(texts[lo])
+            else:
+                texts[lo] = cell
+        else:
+            found += [other for olo, ohi, other in spans if lo <= ohi and olo <= hi]
+            if lo == hi:
+                if lo in points:
+                    found.append(points[lo])
+            else:
+                found += [points[n] for n in numbers[bisect.bisect_left(numbers, lo):bisect.bisect_right(numbers, hi)]]
+            if cell.kind == "number":
+                if lo not in points:
+                    points[lo] = cell
+                    bisect.insort(numbers, lo)
+            else:
+                spans.append((lo, hi, cell))
+        if found:
+            other = min(found, key=lambda c: (c.span.line, c.span.col))  # the first row it meets
+            same = _cell_text(cell) == _cell_text(other)
+            what = "is already in" if same else f"overlaps key {_cell_text(other)} in"
+            diags.append(Diagnostic(
+                "E308", f"key {_cell_text(cell)} {what} table {decl.name} "
+                f"(line {other.span.line})", cell.span, "each key may appear in one row"))
 
 
 def _cell_text(cell: A.Cell) -> str:

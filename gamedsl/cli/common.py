@@ -3,10 +3,13 @@ for a command (its warnings pointed out once), and writing an error line."""
 
 from __future__ import annotations
 
+import argparse
+import re
 import sys
 from typing import List, Optional
 
 from gamedsl.errors import UsageError
+from gamedsl.text import visible
 from gamedsl.language import DEFAULT_MAX_STEPS
 from gamedsl.pipeline import load
 from gamedsl.runtime.rng import check_key
@@ -43,6 +46,35 @@ def parse_key(text: Optional[str]) -> Optional[str]:
         raise UsageError(f"--key: {err}, not '{text[:40]}'") from None
 
 
+def whole_number(flag: str, lo: int, hi: int):
+    """An argparse type for `flag`: a whole number from lo to hi, or one line saying what is
+    wanted (not Python's own words, nor a 5,000-digit number echoed back)."""
+    def parse(text: str) -> int:
+        t = text.strip()
+        value = int(t) if re.fullmatch(r"[+-]?[0-9]{1,30}", t) else None
+        if value is None or not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"wants a whole number from {lo:,} to {hi:,}, not '{shown(text)}'")
+        return value
+    parse.__name__ = "number"
+    return parse
+
+
+def shown(text: str, most: int = 24) -> str:
+    """What a person typed, as a message repeats it: control characters made visible, and
+    not all of a long text."""
+    text = visible(text)
+    return text if len(text) <= most else text[:most] + "…"
+
+
+# The largest numbers the command line takes: beyond them a run would never end, or a seed
+# would not fit the generator's 64 bits.
+MAX_SEED = 2**64 - 1
+MAX_TURNS_ASKED = 10**7
+MAX_GAMES_ASKED = 10**7
+MAX_JOBS_ASKED = 1024
+MAX_STEPS_ASKED = 10**9   # (a budget larger than this is no budget: a runaway would run for days)
+
+
 def max_steps(args) -> Optional[int]:
     """The step budget asked for with --max-steps (None: the engine's default)."""
     value = getattr(args, "max_steps", None)
@@ -52,7 +84,7 @@ def max_steps(args) -> Optional[int]:
 
 
 def add_max_steps(p) -> None:
-    p.add_argument("--max-steps", type=int, default=None, metavar="N",
+    p.add_argument("--max-steps", type=whole_number("--max-steps", 1, MAX_STEPS_ASKED), default=None, metavar="N",
                    help="statements the rules may run without waiting for a player before they are "
                         f"stopped as a runaway loop (error E501; default {DEFAULT_MAX_STEPS:,})")
 

@@ -17,8 +17,11 @@ from typing import List, Optional
 
 from gamedsl.errors import GamedslError, GameError, RuleError, UsageError
 from gamedsl.diagnostics import render_all, to_json
-from gamedsl.cli.common import (add_max_steps, check_seat_count, error, load_game, max_steps, parse_key,
-                                parse_options)
+from gamedsl.files import read_bytes
+from gamedsl.language import MAX_SOURCE_BYTES
+from gamedsl.text import visible
+from gamedsl.cli.common import (MAX_SEED, MAX_TURNS_ASKED, add_max_steps, check_seat_count, error, load_game,
+                                max_steps, parse_key, parse_options, whole_number)
 from gamedsl.runtime.rng import new_key
 from gamedsl.language import DEFAULT_MAX_TURNS
 
@@ -147,7 +150,7 @@ def cmd_serve(args) -> int:
 def cmd_replay(args) -> int:
     from gamedsl.logs import replay
     from gamedsl.cli.terminal import render_result, render_view
-    from rich.console import Console
+    from gamedsl.cli.output import Console
     from rich.text import Text
 
     console = Console(file=sys.stdout, highlight=False, markup=False, emoji=False)
@@ -223,7 +226,7 @@ def cmd_rules(args) -> int:
     text = rulebook_of(args.file)
     if args.out:
         try:
-            Path(args.out).write_text(text, "utf-8")
+            Path(args.out).write_text(visible(text), "utf-8")  # (read later in a terminal)
         except OSError as err:
             raise UsageError(f"cannot write {args.out}: {err.strerror}") from None
     else:
@@ -270,13 +273,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seats", required=True,
                    help="one seat kind per player, comma-separated: human, random, first, greedy, mcts, "
                         "cmd:COMMAND; bot parameters after ':' (e.g. human,mcts:iters=500)")
-    p.add_argument("--seed", type=int, default=None,
+    p.add_argument("--seed", type=whole_number("--seed", 0, MAX_SEED), default=None,
                    help="random seed (default: a random one, and a fresh secret key; both printed at the end)")
     p.add_argument("--key", default=None, metavar="HEX",
                    help="the secret key (32 hex digits) the deal is drawn with besides the seed; without it, "
                         "an explicit --seed alone decides the deal, so anyone who guesses the seed knows it")
     p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="set a game option (repeatable)")
-    p.add_argument("--max-turns", type=int, default=None, metavar="N",
+    p.add_argument("--max-turns", type=whole_number("--max-turns", 1, MAX_TURNS_ASKED), default=None, metavar="N",
                    help=f"stop the game as unfinished after N turns (default {DEFAULT_MAX_TURNS})")
     p.add_argument("--log", metavar="FILE", help="write a JSON-lines game log (replay it with `gamedsl replay`)")
     p.add_argument("-v", "--verbose", action="store_true", help="print every move, also when only bots play")
@@ -343,6 +346,18 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not getattr(args, "func", None):
         parser.print_help(sys.stderr)
         return 2
+    # A rule file's texts are shown, never obeyed by the terminal (see gamedsl/cli/output.py).
+    from gamedsl.cli.output import VisibleStream
+
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = VisibleStream(saved[0]), VisibleStream(saved[1])
+    try:
+        return _run(args)
+    finally:
+        sys.stdout, sys.stderr = saved
+
+
+def _run(args) -> int:
     try:
         return args.func(args)
     except GamedslError as err:
@@ -382,9 +397,9 @@ def _read_span_files(spans) -> dict:
     for span in spans:
         name = getattr(span, "file", None)
         if name and name not in sources:
-            try:
-                sources[name] = Path(name).read_text("utf-8")
-            except (OSError, UnicodeDecodeError):
+            try:  # (a file the diagnostics name: regular and bounded, as when it was read)
+                sources[name] = read_bytes(Path(name), MAX_SOURCE_BYTES).decode("utf-8")
+            except (OSError, ValueError):
                 pass
     return sources
 

@@ -12,7 +12,8 @@ import sys
 from pathlib import Path
 from typing import List, Optional
 
-from gamedsl.cli.common import add_max_steps, check_seat_count, load_game, max_steps, parse_key, parse_options
+from gamedsl.cli.common import (MAX_GAMES_ASKED, MAX_JOBS_ASKED, MAX_SEED, MAX_TURNS_ASKED, add_max_steps,
+                                check_seat_count, load_game, max_steps, parse_key, parse_options, whole_number)
 from gamedsl.errors import UsageError
 from gamedsl.language import DEFAULT_MAX_TURNS
 from gamedsl.runtime.rng import new_key
@@ -94,7 +95,7 @@ def _prepare(out: Path, spec, cluster: Optional[str]):
 
 
 def _run(spec, jobs: Optional[int], quiet: bool, label: str = "", cluster: Optional[str] = None, on_record=None):
-    from rich.console import Console
+    from gamedsl.cli.output import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, ProgressColumn, TextColumn, TimeElapsedColumn
     from rich.text import Text
 
@@ -233,18 +234,19 @@ def _prepare_compare(out: Path) -> None:
 
 
 def _common(p) -> None:
-    p.add_argument("-n", type=int, default=100, help="games to play (default 100)")
+    p.add_argument("-n", type=whole_number("-n", 1, MAX_GAMES_ASKED), default=100, help="games to play (default 100)")
     p.add_argument("--seats", required=True,
                    help="one bot per player, comma-separated, with parameters after ':' "
                         "(random, greedy, mcts:iters=500, mcts:ms=200, cmd:./bot.py)")
-    p.add_argument("--seed", type=int, default=1, help="the first game's seed (game i: seed + i; default 1)")
+    p.add_argument("--seed", type=whole_number("--seed", 0, MAX_SEED), default=1, help="the first game's seed (game i: seed + i; default 1)")
     p.add_argument("--key", default=None, metavar="HEX",
                    help="a secret key (32 hex digits) the deals are drawn with besides the seeds (default: "
                         "none, or a fresh one printed on stderr when a seat is a cmd: bot)")
-    p.add_argument("--jobs", "-j", type=int, default=None, help="worker processes (default: every core)")
+    p.add_argument("--jobs", "-j", type=whole_number("--jobs", 1, MAX_JOBS_ASKED), default=None, help="worker processes (default: every core)")
     p.add_argument("--rotate", action="store_true",
                    help="turn the seats by one place each game, so every bot sits in every seat")
-    p.add_argument("--max-turns", type=int, default=None, metavar="N", help="stop a game as unfinished after N turns")
+    p.add_argument("--max-turns", type=whole_number("--max-turns", 1, MAX_TURNS_ASKED), default=None, metavar="N",
+                   help="stop a game as unfinished after N turns")
     p.add_argument("--no-plots", action="store_true", help="write no PNG plots")
     p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     p.add_argument("--cluster", default=None, metavar="ADDRESS",

@@ -20,7 +20,7 @@ from typing import IO, Dict, List, Optional, Sequence
 
 import attrs
 from rich import box
-from rich.console import Console
+from gamedsl.cli.output import Console
 from rich.table import Table
 from rich.text import Text
 
@@ -349,7 +349,11 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
                 list_offered()
             continue
         if said.isdigit():
-            k = int(said)
+            # (a number of 5,000 digits, or a digit Python cannot read as one: no move either)
+            try:
+                k = int(said) if len(said) <= 9 else 0
+            except ValueError:
+                k = 0
             if 1 <= k <= len(opts):
                 label, under = opts[k - 1]
                 if len(under) == 1 or not _options(keyed, prefix + (label,)):
@@ -359,7 +363,8 @@ def _ask_human(console: Console, inp: LineReader, game, state: dict, seat: int, 
                 continue
             if len(opts) < k <= len(opts) + len(extra):
                 return extra[k - len(opts) - 1]
-            console.print(Text(f"  there is no move {k}: choose 1 to {len(opts) + len(extra)}, "
+            shown = said if len(said) <= 12 else said[:12] + "…"
+            console.print(Text(f"  there is no move {shown}: choose 1 to {len(opts) + len(extra)}, "
                                "or type a move", style="red"))
             continue
         try:

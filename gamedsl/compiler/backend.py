@@ -37,6 +37,7 @@ def _numbered(program) -> bool:
 
 _PROLOGUE = [
     "    MAX = m.max_steps",
+    "    WPS = m.work_per_step",
     "    procs = m.p.procs",
     "    runaway = m.runaway",
     "    H = m.handlers",
@@ -76,13 +77,17 @@ def _block(bid: int, block: tuple, consts: List[str]) -> List[str]:
         lines.append(f"    if i <= {k}:")
         lines.append(f"        frame['i'] = {k + 1}")
         lines.append("        steps += 1")
-        lines.append(f"        if steps > MAX: runaway(state, s{sid})")
+        lines.append(f"        if steps + m.run_work // WPS > MAX: runaway(state, s{sid})")
+        lines.append("        " + _ACCOUNT)
         lines.extend("        " + line for line in body)
     lines += ["    stack.pop()", "    return steps"]
     return lines
 
 
 _RESET = "ctx.work = ctx.depth = 0"
+# before each statement, as the interpreter's run loop does when it asks for the statement's
+# context: the work the last one counted goes to the run's, which the step budget bounds
+_ACCOUNT = "m.run_work += ctx.work; ctx.work = ctx.depth = 0"
 # after a statement handed to the runtime: back to the run loop if it pushed a frame, popped
 # this one, asked a player or ended the game (the interpreter's test after every statement)
 _STOPPED = ("if not stack or stack[-1] is not frame or state['pending'] is not None "
@@ -191,8 +196,8 @@ def _stmt(st, consts: List[str]) -> List[str]:
         return ([f"lf = {{'k': 'while', 's': {sid}}}", "stack.append(lf)",
                  "while True:",
                  "    steps += 1",
-                 f"    if steps > MAX: runaway(state, s{sid})",
-                 "    " + _RESET,
+                 f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
+                 "    " + _ACCOUNT,
                  f"    if not v{sid}(ctx): break"]
                 + ["    " + line for line in _enter(st.body, "lf")]
                 + ["stack.pop()"])
@@ -208,7 +213,7 @@ def _stmt(st, consts: List[str]) -> List[str]:
         return (lines + [f"lf = {{'k': 'rep', 's': {sid}, 'left': left}}", "stack.append(lf)",
                          "while True:",
                          "    steps += 1",
-                         f"    if steps > MAX: runaway(state, s{sid})",
+                         f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
                          "    if lf['left'] == 0: break",
                          "    if lf['left'] > 0: lf['left'] -= 1"]
                 + ["    " + line for line in _enter(st.body, "lf")]

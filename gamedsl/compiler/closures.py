@@ -153,7 +153,8 @@ class ExprCompiler:
                 try:
                     wl.words  # read on first use: a broken file is a rule error, not a crash
                 except (ListError, OSError) as err:
-                    raise RuleError("E504", f"word list '{name}': {err}", span) from None
+                    why = err.message if isinstance(err, ListError) else err
+                    raise RuleError("E504", f"word list '{name}': {why}", span) from None
                 return wl
             return word_list
         if name in d.words:
@@ -266,7 +267,10 @@ class ExprCompiler:
 
         def index(ctx):
             seq, i = obj(ctx), idx(ctx)
-            if not isinstance(seq, (list, str, dict)):  # (unchecked: a scenario's expression)
+            if isinstance(seq, dict):  # a table's row (unchecked: a scenario's expression)
+                raise RuleError("E504", f"a table's row is read by a column's name (row.column), not by "
+                                f"a position: {V.plain(i)}", span)
+            if not isinstance(seq, (list, str)):  # (unchecked: a scenario's expression)
                 raise RuleError("E504", f"cannot take an item of {V.plain(seq)}", span)
             try:
                 return seq[int(i)]
@@ -388,9 +392,9 @@ class ExprCompiler:
     def _Compare(self, e, scope):
         left, right, op, span = self._expr(e.left, scope), self._expr(e.right, scope), e.op, e.span
         if op == "==":
-            return lambda ctx: left(ctx) == right(ctx)
+            return lambda ctx: V.equal(ctx, left(ctx), right(ctx), span)
         if op == "!=":
-            return lambda ctx: left(ctx) != right(ctx)
+            return lambda ctx: not V.equal(ctx, left(ctx), right(ctx), span)
         if op in ("in", "not in"):
             want = op == "in"
 
@@ -400,6 +404,8 @@ class ExprCompiler:
                     raise RuleError("E504", f"'in' needs a list or a text, not {V.plain(container)}", span)
                 if type(container) is list:
                     _charge(ctx, len(container), span)
+                elif type(container) is str:  # (searched by the C library: by the 64 characters)
+                    _charge(ctx, len(container) >> 6, span)
                 item = left(ctx)
                 try:
                     return (item in container) == want

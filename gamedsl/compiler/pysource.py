@@ -77,6 +77,11 @@ def _container(ctx, v):
     """The right side of `in`."""
     if v is None:
         raise GiveUp
+    if type(v) is str:  # a text searched: by the 64 characters, as the closures count it
+        ctx.work += len(v) >> 6
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+        return v
     return _charged(ctx, v)
 
 
@@ -183,7 +188,7 @@ def _row(ctx, table, key):
 _MISSING = object()
 
 _RUNTIME = {
-    "_GiveUp": GiveUp, "_items": _items, "_charged": _charged, "_container": _container,
+    "_GiveUp": GiveUp, "_eq": V.equal, "_items": _items, "_charged": _charged, "_container": _container,
     "_negate": _negate, "_sorted": _sorted, "_row": _row, "_zone_items": zone_items,
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY,
@@ -488,7 +493,10 @@ class SourceCompiler:
         left, right = self._gen(e.left, frame), self._gen(e.right, frame)
         if e.op in ("in", "not in"):
             return f"({left} {e.op} _container(ctx, {right}))"
-        if e.op not in ("==", "!=", "<", "<=", ">", ">="):
+        if e.op in ("==", "!="):  # (lists holding one list many times: see values.equal)
+            eq = f"_eq(ctx, {left}, {right}, {self._const(e.span)})"
+            return eq if e.op == "==" else f"(not {eq})"
+        if e.op not in ("<", "<=", ">", ">="):
             raise Unsupported
         return f"({left} {e.op} {right})"
 

@@ -9,11 +9,14 @@ from __future__ import annotations
 import math
 import operator
 
+import attrs
+
 
 from gamedsl.errors import RuleError
 from gamedsl.runtime import rng, tiling
+from gamedsl.runtime.ctx import charge
 from gamedsl.runtime.values import (Builtin, as_list, bounded, cell_key, cell_sort_key, check_cell,
-                                    grid_of, is_number, key_cell, nonempty, plain, sized, word_list,
+                                    grid_of, is_number, key_cell, nonempty, plain, sized, word_list, written_size,
                                     zone_items)
 from gamedsl.runtime.wordlists import ListError
 
@@ -104,6 +107,9 @@ def _sorted(ctx, span, v):
 
 
 def _text(ctx, span, kind, v):
+    if type(v) is list:
+        sized(v, span)  # measured before it is written out (a list may hold one list many times)
+        charge(ctx, written_size(v), span)
     return ctx.program.write(v, kind, ctx.cat)
 
 
@@ -205,7 +211,13 @@ def _lines(ctx, span, zone, n):
     if size is None:
         raise RuleError("E504", "lines needs a grid with a size (grid W by H)", span)
     w, h = size
-    n = int(n)
+    if not is_number(n):
+        raise RuleError("E504", f"lines needs a number of cells, not {plain(n)}", span)
+    n = int(min(n, w + h + 1))  # (longer lines fit no grid)
+    # Counted before any is built: a long grid's long lines would fill the memory first.
+    k = max(n, 1)
+    across, down = max(0, w - k + 1), max(0, h - k + 1)
+    charge(ctx, w * h + k * (across * h + w * down + 2 * across * down), span)
     out = []
     for y in range(h):
         for x in range(w):
@@ -362,7 +374,7 @@ def _formable(ctx, span, words, letters, doubles=0):
     try:
         return words.formable(_texts(span, "formable", *as_list(letters, span)), doubles)
     except ListError as err:
-        raise RuleError("E504", str(err), span) from None
+        raise RuleError("E504", err.message, span) from None
 
 
 def _matching(ctx, span, words, letters):
@@ -434,6 +446,37 @@ FUNCTIONS = {
 }
 
 
+def _counted(impl):
+    """A built-in function whose result is counted as work once built: the items of a list
+    (a range, the letters of a text), a text by the 64 characters (built by the C library, far
+    cheaper per item). What it was given is counted by the compiled code (a list argument's
+    items), so a long value made again and again in a loop or a comprehension is bounded by
+    the work limits, not by the memory."""
+    def counted(ctx, span, *args):
+        try:
+            out = impl(ctx, span, *args)
+        except ListError as err:  # (a word list's file, read on first use)
+            if err.span is not None:
+                raise
+            raise RuleError("E504", err.message, span) from None
+        t = type(out)
+        if t is list:
+            charge(ctx, len(out), span)
+        elif t is str:
+            charge(ctx, len(out) // 64, span)
+        return out
+    counted.__name__ = getattr(impl, "__name__", "counted")
+    return counted
+
+
+# (functions whose result may be long while what they are given is short, or a text:
+# the others' results are no longer than the lists given to them, counted already)
+for _name in ("range", "cells", "empty_cells", "letters_of", "upper", "lower", "replace", "join",
+              "split", "flatten", "top", "runs", "text", "matching", "formable", "distinct",
+              "sorted", "reversed", "without", "counts", "reads", "fold"):
+    FUNCTIONS[_name] = attrs.evolve(FUNCTIONS[_name], impl=_counted(FUNCTIONS[_name].impl))
+
+
 FUNCTIONS.update({
     "face": Builtin(tiling.face, zone_args=frozenset({0})),
     "placements": Builtin(tiling.placements, zone_args=frozenset({0})),
@@ -442,3 +485,5 @@ FUNCTIONS.update({
     "picks": Builtin(tiling.picks),
     "assignable": Builtin(tiling.assignable),
 })
+for _name in ("placements", "word_lines", "word_placements", "picks"):
+    FUNCTIONS[_name] = attrs.evolve(FUNCTIONS[_name], impl=_counted(FUNCTIONS[_name].impl))

@@ -38,7 +38,7 @@ class CompiledMachine(Machine):
             super().run(state, stop_depth)
             return
         steps = 0
-        self._drawn = 0
+        self.start_budget()
         stack = state["stack"]
         flow = state["flow"]
         max_steps = self.max_steps
@@ -54,7 +54,12 @@ class CompiledMachine(Machine):
             k = frame["k"]
             if k == "blk":
                 ctx.env = env_of(state)
-                steps = fns[frame["b"]](state, frame, stack, ctx, steps)
+                try:
+                    steps = fns[frame["b"]](state, frame, stack, ctx, steps)
+                except RuleError as err:
+                    if err.span is None:  # (as the interpreter: the line of the statement it came from)
+                        err.span = self.statement_under_way(state).span
+                    raise
             elif k == "act":
                 stack.pop()
             elif k == "for":
@@ -67,8 +72,9 @@ class CompiledMachine(Machine):
             elif k == "while":
                 stmt = self.stmts[frame["s"]]
                 steps += 1
-                if steps > max_steps:
+                if steps + self.run_work // self.work_per_step > max_steps:
                     self.runaway(state, stmt)
+                self.run_work += ctx.work
                 ctx.env, ctx.work, ctx.depth = env_of(state), 0, 0
                 if stmt.cond(ctx):
                     stack.append({"k": "blk", "b": stmt.body, "i": 0})
@@ -77,7 +83,7 @@ class CompiledMachine(Machine):
             elif k == "rep":
                 stmt = self.stmts[frame["s"]]
                 steps += 1
-                if steps > max_steps:
+                if steps + self.run_work // self.work_per_step > max_steps:
                     self.runaway(state, stmt)
                 if frame["left"] != 0:
                     if frame["left"] > 0:

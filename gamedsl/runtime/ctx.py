@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+from gamedsl.errors import RuleError
+
 
 Fn = Callable[["Ctx"], object]
 
@@ -20,6 +22,13 @@ MAX_CALL_DEPTH = 200
 # itself twice per call is only n deep, yet takes 2**n calls, which neither the step budget
 # nor the depth limit would stop. The real games need less than 200,000.
 MAX_WORK = 2_000_000
+
+
+# How many of those values count as one step of the run's step budget (--max-steps): the
+# budget stops a run of statements that each stay under MAX_WORK but add up without end (a
+# loop whose every turn goes through a long list). A step is a statement; a value gone through
+# costs about a hundredth of one.
+WORK_PER_STEP = 100
 
 
 class Ctx:
@@ -51,3 +60,14 @@ def memo_key(name: str, values: list) -> tuple:
         if type(v) not in PLAIN_KEY_TYPES:
             return (name, WRITTEN_KEY, repr(values))
     return (name, *values)
+
+
+def charge(ctx: Ctx, work: int, span) -> None:
+    """Count `work` values gone through (a built-in function's items, components an effect
+    moves) as the compiled code counts its own: against the expression's MAX_WORK here, and
+    against the run's step budget when the machine adds up the statement's work."""
+    ctx.work += work
+    if ctx.work > MAX_WORK:
+        raise RuleError("E501", f"an expression went through more than {MAX_WORK:,} values: long lists "
+                        "gone through for each item of another, or a function that calls itself "
+                        "more than once?", span, "compute the value in steps, or over shorter lists")

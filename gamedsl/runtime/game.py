@@ -13,6 +13,7 @@ from typing import Dict, List, Optional
 from gamedsl.runtime.values import plain
 from gamedsl.errors import MoveError, OptionError, RuleError, UsageError
 from gamedsl.runtime.rng import check_key, deal_seed
+from gamedsl.text import visible_line
 from gamedsl.runtime.state import clone
 from gamedsl.runtime.ctx import Ctx
 from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
@@ -124,11 +125,15 @@ class Game:
                 raise OptionError(f"unknown option '{name}' (this game's options: {known})")
             value = raw
             if isinstance(raw, str) and re.fullmatch(r"-?[0-9]+", raw.strip()):
-                value = int(raw)
+                # (a number far past any option's range is refused as typed: Python would
+                # not even read one of 5,000 digits)
+                digits = raw.strip().lstrip("-")
+                value = int(raw) if len(digits) <= 18 else None
             elif isinstance(raw, str):
                 value = raw.strip()
-            if not spec.accepts(value):
-                raise OptionError(f"option '{name}' cannot be {raw!r}: choose {spec.choices()}")
+            if value is None or not spec.accepts(value):
+                shown = f"'{_quoted(raw, 24)}'" if isinstance(raw, str) else plain(raw)
+                raise OptionError(f"option '{name}' cannot be {shown}: choose {spec.choices()}")
             out[name] = value
         return out
 
@@ -211,7 +216,8 @@ class Game:
         if verdict is False and not self._machine.is_listed(state, move):
             raise MoveError(f"{_shown_move(self.move_text(state, move))} is not a legal move now", "illegal")
         if verdict:
-            raise MoveError(f"{_shown_move(self.move_text(state, move))} is not a legal move now: {verdict}", "illegal")
+            raise MoveError(f"{_shown_move(self.move_text(state, move))} is not a legal move now: "
+                            f"{visible_line(verdict)[:80]}", "illegal")
         return move
 
     def timer(self, state: dict, seat: Optional[int] = None):

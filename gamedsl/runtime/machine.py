@@ -21,7 +21,7 @@ from gamedsl.runtime import rng
 from gamedsl.runtime.values import bounded, cell_key, check_cell, is_cell, is_number, plain, sized
 from gamedsl.errors import RuleError
 from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
-from gamedsl.runtime.ctx import MAX_WORK, Ctx
+from gamedsl.runtime.ctx import MAX_WORK, WORK_PER_STEP, Ctx, charge
 
 # The `alt` of the move a client sends when a timed choice's clock runs out: a move's name is
 # a NAME of the rules, which never holds '@', so it cannot be mistaken for an alternative.
@@ -31,6 +31,8 @@ _LOOPS = ("for", "while", "rep")
 
 
 class Machine:
+    work_per_step = WORK_PER_STEP  # (read by the generated code of the compiling back end)
+
     def __init__(self, program, max_steps: int = DEFAULT_MAX_STEPS, snippet=None):
         self.p = program
         # the blocks and statements this machine runs: the game's, and a scenario snippet's
@@ -50,6 +52,10 @@ class Machine:
         self.list_ahead = True
         self._last_catalogue = None
         self._statement_ctx = None
+        self.run_work = 0    # values gone through by the current run()'s statements (WORK_PER_STEP a step)
+        # (the list of what moved, and the same as a set: a move of 100,000 components must not
+        # search the list once per component)
+        self._moved_seen = (None, set())
         self.observer = None  # an Observer (gamedsl/runtime/observer.py), or None
         # each kind of statement record -> the method carrying it out
         self.handlers = {
@@ -75,17 +81,22 @@ class Machine:
         # which nothing changes after the game begins, is kept aside)
         last = self._last_catalogue
         if last is not None and last[0] is state["options"] and last[1] == state["n"]:
-            if pure:
-                return Ctx(self.p, state, env, last[2], True, self.observer)
-            # A statement's context: one object, reset for each statement (a statement asks
-            # for one context, and nothing keeps it once the statement is done).
-            ctx = self._statement_ctx
-            if ctx is None or ctx.state is not state or ctx.cat is not last[2]:
-                ctx = self._statement_ctx = Ctx(self.p, state, env, last[2], False, self.observer)
-                return ctx
-            ctx.env, ctx.depth, ctx.work, ctx.memo, ctx.pure = env, 0, 0, None, False
+            cat = last[2]
+        else:
+            cat = self.catalogue(state)
+        if pure:
+            return Ctx(self.p, state, env, cat, True, self.observer)
+        # A statement's context: one object, reset for each statement (a statement asks for
+        # one context, and nothing keeps it once the statement is done). The work it counted
+        # is added to the run's, which the step budget bounds.
+        ctx = self._statement_ctx
+        if ctx is not None:
+            self.run_work += ctx.work
+        if ctx is None or ctx.state is not state or ctx.cat is not cat:
+            ctx = self._statement_ctx = Ctx(self.p, state, env, cat, False, self.observer)
             return ctx
-        return Ctx(self.p, state, env, self.catalogue(state), pure, self.observer)
+        ctx.env, ctx.depth, ctx.work, ctx.memo, ctx.pure = env, 0, 0, None, False
+        return ctx
 
     def catalogue(self, state):
         cat = self.p.catalogue(state["n"], state["options"])
@@ -99,11 +110,23 @@ class Machine:
                 return frame["env"]
         return {}
 
+    def statement_under_way(self, state: dict):
+        """The statement the innermost block frame is running (its index is already past it)."""
+        frame = next(f for f in reversed(state["stack"]) if f["k"] == "blk")
+        return self.blocks[frame["b"]][frame["i"] - 1]
+
+    def start_budget(self) -> None:
+        """A run's step budget starts afresh: no statement run, no work counted."""
+        self.run_work = 0
+        self._drawn = 0
+        if self._statement_ctx is not None:
+            self._statement_ctx.work = 0
+
     # ------------------------------------------------------------ the run loop
     def run(self, state: dict, stop_depth: Optional[int] = None) -> None:
         """Run until a decision is pending or the game is over (or the stack is back to stop_depth)."""
         steps = 0
-        self._drawn = 0
+        self.start_budget()
         stack = state["stack"]
         flow = state["flow"]
         blocks, handlers, max_steps, observer = self.blocks, self.handlers, self.max_steps, self.observer
@@ -126,11 +149,18 @@ class Machine:
                     i += 1
                     frame["i"] = i
                     steps += 1
-                    if steps > max_steps:
+                    if steps + self.run_work // WORK_PER_STEP > max_steps:
                         self.runaway(state, stmt)
                     if observer is not None:
                         observer.statement(stmt.sid)
-                    handlers[stmt.__class__](state, self.ctx(state), stmt)
+                    try:
+                        handlers[stmt.__class__](state, self.ctx(state), stmt)
+                    except RuleError as err:
+                        # (one raised where no line is known, a word list's file read on first
+                        # use: the statement's)
+                        if err.span is None:
+                            err.span = stmt.span
+                        raise
                     if not stack or stack[-1] is not frame or state["pending"] is not None or flow["over"]:
                         break
                 else:
@@ -147,7 +177,7 @@ class Machine:
             elif k == "while":
                 stmt = self.stmts[frame["s"]]
                 steps += 1
-                if steps > self.max_steps:
+                if steps + self.run_work // WORK_PER_STEP > max_steps:
                     self.runaway(state, stmt)
                 if stmt.cond(self.ctx(state)):
                     stack.append({"k": "blk", "b": stmt.body, "i": 0})
@@ -156,7 +186,7 @@ class Machine:
             elif k == "rep":
                 stmt = self.stmts[frame["s"]]
                 steps += 1
-                if steps > self.max_steps:
+                if steps + self.run_work // WORK_PER_STEP > max_steps:
                     self.runaway(state, stmt)
                 if frame["left"] != 0:
                     if frame["left"] > 0:
@@ -180,7 +210,8 @@ class Machine:
             if frame["k"] in _LOOPS:
                 culprit = self.stmts[frame["s"]]
                 break
-        raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a player: "
+        raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a player "
+                        f"(a statement is a step, and so are {WORK_PER_STEP} values gone through): "
                         "this loop never ends?", culprit.span,
                         "check the loop's condition, or raise the step budget (--max-steps)")
 
@@ -378,15 +409,18 @@ class Machine:
         state["flow"]["next"] = p
 
     def _do_say(self, state, ctx, s):
+        value = s.message(ctx)
+        if isinstance(value, list):
+            sized(value, s.span)  # measured before it is written out
         if s.to is None:
-            state["said"].append(self.p.write(s.message(ctx), s.kind, ctx.cat))
+            state["said"].append(self.p.write(value, s.kind, ctx.cat))
             return
         # `say ... to P`: only P is told; kept apart from `said` (which every seat sees), with
         # how many public messages came before it, so a view can tell them in order
         p = s.to(ctx)
         if not (isinstance(p, int) and not isinstance(p, bool) and 0 <= p < state["n"]):
             raise RuleError("E504", "'say ... to' needs a player", s.span)
-        state.setdefault("told", []).append([p, len(state["said"]), self.p.write(s.message(ctx), s.kind, ctx.cat)])
+        state.setdefault("told", []).append([p, len(state["said"]), self.p.write(value, s.kind, ctx.cat)])
 
     # zones ---------------------------------------------------------------
     def _zone_list(self, state, zone, span):
@@ -398,8 +432,9 @@ class Machine:
             z = z[owner]
         return z
 
-    def _take(self, state, comp):
-        """Remove a component from where it lies."""
+    def _take(self, state, comp, ctx=None, span=None):
+        """Remove a component from where it lies (counting, with a context, the work of taking
+        it out of a long list: the items after it move up)."""
         where = state["where"][comp]
         if where is None:
             return
@@ -413,10 +448,15 @@ class Machine:
         elif cell is not None:
             del z[cell]
         else:
+            if ctx is not None:
+                charge(ctx, 1 + len(z) // 64, span)
             z.remove(comp)
         state["where"][comp] = None
 
-    def _put(self, state, comp, zone, place, cell, span, cat):
+    def _put(self, state, comp, zone, place, cell, span, ctx):
+        """Put a component in a zone, each component put counting as work of the statement."""
+        cat = ctx.cat
+        charge(ctx, 1, span)
         name, owner = zone
         if self.observer is not None and state["flow"]["stage"] not in ("new", "setup"):
             self.observer.component_moved(comp)
@@ -447,13 +487,13 @@ class Machine:
                 if (key in z and z[key] != comp) or key in keys:
                     raise RuleError("E504", f"cell {key} of '{name}' is taken", span)
                 keys.append(key)
-            self._take(state, comp)
+            self._take(state, comp, ctx, span)
             for key in keys:
                 z[key] = comp
             state["where"][comp] = [name, owner, keys if faces is not None else keys[0]]
             self._moved(state, comp)
             return
-        self._take(state, comp)
+        self._take(state, comp, ctx, span)
         if info.sorted_by is not None:
             comp_attrs, field = cat.attrs, info.sorted_by
             k = comp_attrs[comp].get(field, 0)
@@ -462,20 +502,28 @@ class Machine:
                 if comp_attrs[other].get(field, 0) > k:
                     pos = i
                     break
+            charge(ctx, pos, span)  # (the items looked at)
             z.insert(pos, comp)
         elif place == "top":
+            charge(ctx, len(z) // 64, span)
             z.insert(0, comp)
         else:
             z.append(comp)
         state["where"][comp] = [name, owner, None]
         self._moved(state, comp)
 
-    @staticmethod
-    def _moved(state, comp) -> None:
+    def _moved(self, state, comp) -> None:
         # what the last move moved, for clients to point out (a state saved before this
         # was kept has no list)
         moved = state.get("moved")
-        if moved is not None and comp not in moved:
+        if moved is None:
+            return
+        listed, seen = self._moved_seen
+        if listed is not moved:
+            seen = set(moved)
+            self._moved_seen = (moved, seen)
+        if comp not in seen:
+            seen.add(comp)
             moved.append(comp)
 
     def _components(self, value, cat, span) -> List[int]:
@@ -494,7 +542,7 @@ class Machine:
         if len(comps) > 1 and cell is not None:
             raise RuleError("E504", "only one component fits on a cell", s.span)
         for comp in comps:
-            self._put(state, comp, zone, s.place, cell, s.span, ctx.cat)
+            self._put(state, comp, zone, s.place, cell, s.span, ctx)
 
     def _do_draw(self, state, ctx, s):
         n = s.count(ctx)
@@ -516,12 +564,12 @@ class Machine:
             if not pile and info.refill:
                 refill = (info.refill, src[1] if self.p.zones[info.refill].per_player else -1)
                 for comp in list(self._zone_list(state, refill, s.span)):
-                    self._put(state, comp, src, "end", None, s.span, ctx.cat)
+                    self._put(state, comp, src, "end", None, s.span, ctx)
                 rng.shuffle(state, self._zone_list(state, src, s.span))
                 pile = self._zone_list(state, src, s.span)
             if not pile:
                 break
-            self._put(state, pile[0], dst, "end", None, s.span, ctx.cat)
+            self._put(state, pile[0], dst, "end", None, s.span, ctx)
 
     def _do_shuffle(self, state, ctx, s):
         zone = s.zone(ctx)
@@ -788,7 +836,8 @@ class Machine:
                                     alt.span)
                 # bind the listed value equal to the argument, as the listing would
                 for value in domain:
-                    if value == arg:
+                    # (equal and of the same kind: false == 0 in Python, not in the rules)
+                    if value == arg and (type(value) is bool) == (type(arg) is bool):
                         break
                 else:
                     return False

@@ -9,6 +9,7 @@ from typing import Callable, Optional
 import attrs
 
 from gamedsl.errors import RuleError
+from gamedsl.runtime.ctx import charge
 from gamedsl.language import MAX_NUMBER
 from gamedsl.runtime.wordlists import WordList
 
@@ -112,10 +113,67 @@ def grid_of(ctx, zone, span):
 
 
 def sized(v, span):
-    """A text or list built by a rule, refused (E504) when longer than MAX_LENGTH."""
-    if len(v) > MAX_LENGTH:
-        raise RuleError("E504", f"a text or list longer than {MAX_LENGTH:,}: the rules grow it without end?", span)
+    """A text or list built by a rule, refused (E504) when longer than MAX_LENGTH, counting the
+    items of the lists a list holds (one list held many times counts each time: written out,
+    sent or saved, it is that long)."""
+    if len(v) > MAX_LENGTH or (type(v) is list and written_size(v) > MAX_LENGTH):
+        raise RuleError("E504", f"a text or list longer than {MAX_LENGTH:,} (counting the items of the "
+                        "lists it holds): the rules grow it without end?", span)
     return v
+
+
+def _holds_lists(x: list) -> bool:
+    # The checker gives a list's items one type: lists hold lists throughout or not at all
+    # (bar none, in a list of optional values), so its ends tell.
+    return bool(x) and (type(x[0]) is list or type(x[-1]) is list)
+
+
+def written_size(v: list, most: int = MAX_LENGTH) -> int:
+    """The items of `v` and of the lists it holds, at every depth, counted as written out (a
+    list held twice, twice), stopping past `most`; nesting deeper than MAX_NESTING counts as
+    too long (it would be written by recursion)."""
+    total, todo = 0, [(v, 0)]
+    while todo:
+        x, depth = todo.pop()
+        total += len(x)
+        if total > most or depth > MAX_NESTING:
+            return most + 1
+        if _holds_lists(x):
+            todo.extend((y, depth + 1) for y in x if type(y) is list)
+    return total
+
+
+MAX_NESTING = 100  # lists in lists in lists...: the real games nest three deep
+
+
+def equal(ctx, a, b, span) -> bool:
+    """`a == b` for values of the rules, its work counted. Two lists that hold the same list
+    many times (`[l for x in L]`) are compared once per pair of lists met, not once per
+    time they are held: Python's own == would compare them item by item, for ever."""
+    if type(a) is not list or type(b) is not list:
+        return a == b
+    if a is b:
+        return True
+    seen, todo = set(), [(a, b)]
+    while todo:
+        x, y = todo.pop()
+        if len(x) != len(y):
+            return False
+        pair = (id(x), id(y))
+        if pair in seen:
+            continue
+        seen.add(pair)
+        charge(ctx, len(x), span)
+        if _holds_lists(x) or _holds_lists(y):
+            for u, w in zip(x, y):
+                if type(u) is list and type(w) is list:
+                    if u is not w:
+                        todo.append((u, w))
+                elif u != w:
+                    return False
+        elif x != y:
+            return False
+    return True
 
 
 def word_list(span, what, words):

@@ -18,7 +18,14 @@ from typing import Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 import attrs
 
-MAX_LIST_BYTES = 32 * 1024 * 1024   # a list's text, after decompression
+from gamedsl.errors import RuleError
+from gamedsl.files import FileRefused, read_bytes
+
+MAX_LIST_BYTES = 16 * 1024 * 1024   # a list's file, and its text after decompression
+# Letters in the tree the lists are searched by (a node per letter of a prefix; a `match`
+# letter adds a branch per letter it matches, for every word holding it): the largest real
+# list makes ~560,000. Far more would fill the memory (a dict a node).
+MAX_TRIE_NODES = 1_200_000
 MAX_FORMABLE_SETS = 200_000          # sub-multisets tried by one formable() call
 MAX_WILD_STEPS = 50_000              # remembered steps over a wild mark, per list
 MAX_FOLDED = 100_000                 # remembered folded texts, per list
@@ -27,13 +34,21 @@ MAX_FORMED = 10_000                  # remembered answers of formable, per list
 _CACHE: Dict[tuple, "WordList"] = {}
 
 
-class ListError(ValueError):
-    pass
+class ListError(RuleError):
+    """A word list that cannot be used (unreadable, too large): a rule error where the rules
+    first use the list (the caller that knows the line adds it)."""
+
+    def __init__(self, message: str):
+        super().__init__("E504", message)
 
 
-def read_list_text(path: Path) -> str:
-    """The text of a word list file; `.gz` files are decompressed, never past MAX_LIST_BYTES."""
-    raw = path.read_bytes()
+def read_list_text(path: Path, checked=None) -> str:
+    """The text of a word list file; `.gz` files are decompressed, never past MAX_LIST_BYTES.
+    `checked`: the file's identity and the game's folder when it was found (gamedsl.files)."""
+    try:
+        raw = read_bytes(path, MAX_LIST_BYTES, *(checked or ()))
+    except FileRefused as err:
+        raise ListError(f"'{path.name}' {err}") from None
     if path.name.endswith(".gz"):
         try:
             with gzip.GzipFile(fileobj=io.BytesIO(raw)) as gz:
@@ -138,6 +153,18 @@ class WordList:
     def _build_trie(self) -> dict:
         expand = self._expands
         root: dict = {}
+        made = [0]
+
+        def child(node, letter):
+            nxt = node.get(letter)
+            if nxt is None:
+                made[0] += 1
+                if made[0] > MAX_TRIE_NODES:
+                    raise ListError(f"'{Path(self.path).name}' with its folding makes more than "
+                                    f"{MAX_TRIE_NODES:,} letters to search (a 'match' letter "
+                                    "matching many, in long words?)")
+                nxt = node[letter] = {}
+            return nxt
 
         def insert(node, letters, i, word):
             # Shares the walk of a common prefix among a word's expansions.
@@ -145,9 +172,10 @@ class WordList:
                 alts = expand.get(letters[i])
                 if alts is not None:
                     for a in alts:
-                        insert(node.setdefault(a, {}), letters, i + 1, word)
+                        insert(child(node, a), letters, i + 1, word)
                     return
-                node = node.setdefault(letters[i], {})
+                nxt = node.get(letters[i])  # (child(), written out: the hot loop of loading a list)
+                node = nxt if nxt is not None else child(node, letters[i])
                 i += 1
             node.setdefault(_END, []).append(word)
 
@@ -357,13 +385,14 @@ class WordList:
 _WILD = object()  # a prepared cell: the wild mark
 
 
-def word_list(path: Path, folding: Folding = NO_FOLDING) -> WordList:
-    """The list of a file with its folding, shared while the file is unchanged."""
+def word_list(path: Path, folding: Folding = NO_FOLDING, checked=None) -> WordList:
+    """The list of a file with its folding, shared while the file is unchanged. `checked`: what
+    the file must still be when it is read (see read_list_text)."""
     st = path.stat()
-    key = (str(path.resolve()), st.st_size, st.st_mtime_ns, folding)
+    key = (str(path.resolve()), st.st_size, st.st_mtime_ns, st.st_ino, folding)
     wl = _CACHE.get(key)
     if wl is None:
-        wl = _CACHE[key] = WordList(str(path), lambda: read_list_text(path), folding)
+        wl = _CACHE[key] = WordList(str(path), lambda: read_list_text(path, checked), folding)
     return wl
 
 

@@ -7,8 +7,9 @@ lark is not imported at all. A changed file misses and is parsed again — a rul
 in the declarations that changed (gamedsl/syntax/decl_cache.py); a changed parser (the grammar or
 the modules that build the tree) misses every entry.
 
-The folder is private (mode 0700, owned by the user) because entries are pickles; an entry
-that cannot be read is a miss, never an error. Only parses without errors are kept, and the
+Entries are pickles, so each is signed with the user's own key and unpickled only once the
+signature is verified, in a folder nobody else may write (gamedsl/syntax/cache_store.py); an
+entry that cannot be read or verified is a miss, never an error. Only parses without errors are kept, and the
 folder keeps at most MAX_ENTRIES of them (the oldest go first).
 """
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import os
 from typing import List, Optional, Tuple
 
@@ -20,6 +21,7 @@ from lark.indenter import DedentError, Indenter
 
 from gamedsl.syntax import ast as A
 from gamedsl.language import MAX_SOURCE_BYTES, grammar_text
+from gamedsl.syntax import cache_store
 from gamedsl.syntax.cache_store import private_folder
 from gamedsl.diagnostics import Diagnostic
 from gamedsl.language import MAX_NUMBER
@@ -41,25 +43,38 @@ class _Indenter(Indenter):
     tab_len = 4
 
 
-def _cache_file(grammar: str):
+def _cache_entry(grammar: str) -> Optional[str]:
     """Where the built parser is kept between runs: building it costs ~0.3 s of every
-    `gamedsl check`. lark keeps it as a pickle, so in the private cache folder; False (no
-    cache) when there is none."""
+    `gamedsl check`. lark saves it as a pickle: so it is kept signed, in the private cache
+    folder (gamedsl/syntax/cache_store.py), never with lark's own cache, which unpickles
+    what it finds; None (no cache) when there is no such folder."""
     folder = private_folder()
     if folder is None:
-        return False
+        return None
     digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
     return os.path.join(folder, f"grammar-{digest}-lark-{lark.__version__}.cache")
+
+
+_OPTIONS = dict(parser="lalr", start=["game_file", "scenario_file"], propagate_positions=True,
+                maybe_placeholders=False)
 
 
 @functools.lru_cache(maxsize=1)
 def _parser() -> Lark:
     grammar = grammar_text()
-    return Lark(
-        grammar, parser="lalr", start=["game_file", "scenario_file"],
-        postlex=_Indenter(), propagate_positions=True, maybe_placeholders=False,
-        cache=_cache_file(grammar),
-    )
+    entry = _cache_entry(grammar)
+    saved = cache_store.load(entry) if entry else None
+    if isinstance(saved, bytes):
+        try:
+            return Lark.load(io.BytesIO(saved), postlex=_Indenter(), propagate_positions=True)
+        except Exception:  # a parser saved by another lark: built again below
+            pass
+    parser = Lark(grammar, postlex=_Indenter(), **_OPTIONS)
+    if entry:
+        out = io.BytesIO()
+        parser.save(out, exclude_options=("postlex",))
+        cache_store.store(os.path.dirname(entry), entry, out.getvalue())
+    return parser
 
 
 # ---------------------------------------------------------------- errors in words

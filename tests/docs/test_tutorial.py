@@ -90,7 +90,7 @@ def test_console_block_prints_what_the_page_says(block, tmp_path, capsys, monkey
 
 
 @pytest.mark.xfail(condition="simulate" not in subcommands(), strict=True,
-                   reason="`gamedsl simulate` arrives with issue 7; this test must pass once it does")
+                   reason="the tutorial's `gamedsl simulate` step needs the simulate command")
 def test_simulate_step_runs(tmp_path, capsys, monkeypatch):
     assert "simulate" in subcommands()
     work = shutil.copytree(TUTORIAL / "3-collectors", tmp_path / "work")

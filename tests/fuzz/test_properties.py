@@ -4,7 +4,9 @@ move a client may send, and a rule file stays safe to check whatever is spliced 
 tests/games/test_game_invariants.py and tests/games/test_random_play.py play seeded random games;
 here hypothesis chooses the moves (an index into the legal list at each step, or a move of
 its own making) and, when a promise breaks, shrinks the game to the fewest moves that
-break it. Examples are derandomized, so CI runs the same ones every time.
+break it. The suite runs the same examples every time (the "ci" hypothesis profile); the
+long randomised search is HYPOTHESIS_PROFILE=long, and what it finds is kept here as an
+explicit @example.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ ROOT = Path(__file__).resolve().parents[2]
 # Games quick enough to play a hundred times here; the real games get the long random runs.
 GAMES = ["examples/tictactoe.game", "examples/high_card.game", "examples/pearl_auction.game",
          "examples/dominoes.game", "games/trade_tycoon.game"]
-SETTINGS = settings(max_examples=25, deadline=None, derandomize=True, database=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# How many examples, drawn how: the hypothesis profile's (tests/support/hypothesis_profiles.py:
+# the same ones on every run in CI, the long randomised search with HYPOTHESIS_PROFILE=long).
+SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 _loaded: dict = {}
 
@@ -140,8 +143,7 @@ def test_any_text_spliced_into_a_rule_file_ends_in_diagnostics_or_a_game(path, t
     lines = text.split("\n")
     target = ROOT / path  # loaded under its own name, so its data files are found beside it
 
-    @settings(max_examples=30, deadline=None, derandomize=True, database=None,
-              suppress_health_check=[HealthCheck.too_slow])
+    @settings(suppress_health_check=[HealthCheck.too_slow])
     @given(at=st.integers(0, len(lines)), cut=st.integers(0, 3), junk=st.text(max_size=40))
     def run(at, cut, junk):
         mutant = "\n".join(lines[:at] + [junk] + lines[at + cut:])
@@ -153,3 +155,29 @@ def test_any_text_spliced_into_a_rule_file_ends_in_diagnostics_or_a_game(path, t
         assert game.min_players >= 1
 
     run()
+
+
+# Found by the long search (HYPOTHESIS_PROFILE=long), kept as examples every run tries:
+# moves a client sent whose refusal must still be one line.
+# (path, random moves played first with seed 0, as the property plays them, the move sent)
+FOUND = [
+    ("examples/tictactoe.game", 0, {"seat": 0, "alt": "place", "args": ["\n"]}),
+    ("examples/tictactoe.game", 0, {"seat": 0, "alt": "place", "args": ["a\r\nb\x1b[2J"]}),
+    # false is 0 to Python's ==, so it passed for the listed bid 0, then broke the rules' max()
+    ("examples/pearl_auction.game", 1, {"seat": 1, "alt": "bid", "args": [False]}),
+]
+
+
+@pytest.mark.parametrize("path, steps, move", FOUND)
+def test_moves_the_long_search_found_are_refused_in_one_line(path, steps, move):
+    game = game_at(path)
+    state = game.new_game(game.min_players, 0)
+    rnd = random.Random(0)
+    for _ in range(steps):
+        state = game.apply(state, rnd.choice(game.legal_moves(state)))
+    before = dump(state)
+    with pytest.raises(MoveError) as err:
+        game.apply(state, move)
+    text = str(err.value).strip()
+    assert text and "\n" not in text and "\r" not in text and "\x1b" not in text
+    assert dump(state) == before

@@ -1,4 +1,4 @@
-"""Wordomino's shipped data: the tile set and the Japanese noun lists (RULES.md §3, §5)."""
+"""Wordomino's shipped data: the tile set and the Japanese noun lists (docs/games/wordomino.md: the rules and the dictionary)."""
 
 from __future__ import annotations
 
@@ -18,8 +18,9 @@ ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "games" / "wordomino"
 LISTS = {"common": DATA / "nouns_common.txt.gz", "full": DATA / "nouns_full.txt.gz"}
 
-# RULES.md §5 measured ~13,700 / ~57,000 readings (~44 KB gzipped) without the
-# loanwords spelled with ー; keeping those (as §5 also asks) adds ~1,700 / ~8,500.
+# The dictionary's rules (docs/games/wordomino.md) give ~13,700 / ~57,000 readings (~44 KB
+# gzipped) without the loanwords spelled with ー; keeping those (as they also ask) adds
+# ~1,700 / ~8,500.
 EXPECTED = {
     # name: (readings, readings with 3+ kana, gzipped bytes), each (low, high)
     "common": ((13_000, 17_000), (12_000, 16_000), (38_000, 62_000)),
@@ -113,7 +114,7 @@ def test_tile_set_matches_rules():
             assert cell == "*" or re.fullmatch("[ぁ-ゖ]", cell), tile
 
 
-# The letter equivalences of RULES.md §3 that do not need the game: small kana
+# The letter equivalences of docs/games/wordomino.md that do not need the game: small kana
 # are large kana, dakuten/handakuten forms are their plain kana, い ≡ こ and
 # く ≡ へ (a rotated tile), and ー stands for a vowel (any of あいうえお).
 SMALL_TO_LARGE = str.maketrans("ぁぃぅぇぉっゃゅょゎゕゖ", "あいうえおつやゆよわかけ")

@@ -411,13 +411,21 @@ def test_listing_after_a_move_in_place_is_a_fresh_listing(name):
 
 
 def test_each_statement_has_its_own_work_budget(tmp_path):
-    # 3,000 statements of 1,000 values each: 3 million values in one run, more than one
-    # expression may go through, but no single statement comes near it
+    # 3,000 statements of ~3,000 values each: 9 million values in one run, more than one
+    # expression may go through, but no single statement comes near it. The run's step budget
+    # counts them (100 values a step): a budget large enough lets them all run, the default
+    # stops them as the runaway they would be at the loop.
     text = COUNTER.replace("    hold \"hold\":\n      pass", "    hold \"hold\":\n      repeat 3000 times:\n"
                            "        current.total = len([i for i in range(1, 1000) if i >= 0])")
-    g = game_from(text, tmp_path)
+    path = tmp_path / "g.game"
+    path.write_text(text)
+    g = load(str(path), max_steps=200_000)
     s = g.apply(g.new_game(2), {"seat": 0, "alt": "hold", "args": []})
     assert s["pvars"]["total"] == [1000, 0]  # (range(1, 1000) includes both ends)
+    g = load(str(path))
+    with pytest.raises(RuleError) as err:
+        g.apply(g.new_game(2), {"seat": 0, "alt": "hold", "args": []})
+    assert err.value.code == "E501" and "repeat 3000 times" in text.splitlines()[err.value.span.line - 1]
 
 
 def test_full_width_digits_and_signs_are_read_as_ascii():
