@@ -73,6 +73,21 @@ def _charged(ctx, v):
     return v
 
 
+def _at_shared(ctx, impl, span, name, cell):
+    """`at(zone, cell)` of a zone of the table: the argument charged as _charged would, then
+    the common case (a grid, a cell of two whole numbers) read straight from its key."""
+    if type(cell) is list:
+        ctx.work += len(cell)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+        if len(cell) == 2:
+            z = ctx.state["zones"][name]
+            x, y = cell
+            if type(z) is dict and type(x) is int and type(y) is int:
+                return z.get(f"{x},{y}")
+    return impl(ctx, span, (name, -1), cell)
+
+
 def _container(ctx, v):
     """The right side of `in`."""
     if v is None:
@@ -154,9 +169,34 @@ def _g_sum(v):
     raise GiveUp
 
 
+def _g_any(v):
+    if type(v) is list:
+        return any(v)
+    raise GiveUp
+
+
+def _g_all(v):
+    if type(v) is list:
+        return all(v)
+    raise GiveUp
+
+
+def _g_first(v):
+    if type(v) is list and v:
+        return v[0]
+    raise GiveUp
+
+
+def _g_last(v):
+    if type(v) is list and v:
+        return v[-1]
+    raise GiveUp
+
+
 # Functions on whole numbers and lists as the generated code calls them: the common case
 # only (anything else gives up, and the closures' version answers or says what is wrong).
-_PLAIN_FUNCTIONS = {"len": "_g_len", "abs": "_g_abs", "min": "_g_min", "max": "_g_max", "sum": "_g_sum"}
+_PLAIN_FUNCTIONS = {"len": "_g_len", "abs": "_g_abs", "min": "_g_min", "max": "_g_max", "sum": "_g_sum",
+                    "any": "_g_any", "all": "_g_all", "first": "_g_first", "last": "_g_last"}
 
 
 def _negate(v):
@@ -189,14 +229,19 @@ _MISSING = object()
 
 _RUNTIME = {
     "_GiveUp": GiveUp, "_eq": V.equal, "_items": _items, "_charged": _charged, "_container": _container,
-    "_negate": _negate, "_sorted": _sorted, "_row": _row, "_zone_items": zone_items,
+    "_negate": _negate, "_at_shared": _at_shared, "_sorted": _sorted, "_row": _row, "_zone_items": zone_items,
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
+    "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last,
 }
 
 
 # ---------------------------------------------------------------- the generator
+
+
+# names of the flow read straight from the state (as the closures read them)
+_FLOW_NAMES = {"current": "current", "start_player": "start", "round": "round"}
 
 
 class _Frame:
@@ -418,6 +463,19 @@ class SourceCompiler:
                                                        "player_count"):
             frame.uses_state = True
             return f"_st['vars'][{name!r}]"
+        flow = _FLOW_NAMES.get(name)
+        if flow is not None:
+            frame.uses_state = True
+            return f"_st['flow'][{flow!r}]"
+        if name == "players":
+            frame.uses_state = True
+            return "list(range(_st['n']))"
+        if name == "player_count":
+            frame.uses_state = True
+            return "_st['n']"
+        if name in self.d.shared_zones:
+            frame.uses_state = True
+            return f"_zone_items(_st, {name!r}, -1)"
         return f"{self._const(self.ex._Name(e, set()))}(ctx)"
 
     def _Attribute(self, e, frame):
@@ -469,6 +527,9 @@ class SourceCompiler:
                 raise Unsupported  # (the closures say what is wrong)
             kind = value_kind(e.args[0], d, self.ex.local_kinds)
             return f"{impl}(ctx, {span}, {kind!r}, {self._gen(e.args[0], frame)})"
+        if (e.name == "at" and len(e.args) == 2 and isinstance(e.args[0], A.Name)
+                and e.args[0].name in d.shared_zones and not self._is_local(e.args[0].name, frame)):
+            return f"_at_shared(ctx, {impl}, {span}, {e.args[0].name!r}, {self._gen(e.args[1], frame)})"
         args = []
         for i, a in enumerate(e.args):
             if i in spec.zone_args:

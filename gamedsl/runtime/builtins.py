@@ -218,14 +218,23 @@ def _lines(ctx, span, zone, n):
     k = max(n, 1)
     across, down = max(0, w - k + 1), max(0, h - k + 1)
     charge(ctx, w * h + k * (across * h + w * down + 2 * across * down), span)
-    out = []
-    for y in range(h):
-        for x in range(w):
-            for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
-                ex, ey = x + dx * (n - 1), y + dy * (n - 1)
-                if 0 <= ex < w and 0 <= ey < h:
-                    out.append([[x + dx * i, y + dy * i] for i in range(n)])
-    return out
+    known = _LINES.get((w, h, n))
+    if known is None:
+        known = []
+        for y in range(h):
+            for x in range(w):
+                for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+                    ex, ey = x + dx * (n - 1), y + dy * (n - 1)
+                    if 0 <= ex < w and 0 <= ey < h:
+                        known.append(tuple((x + dx * i, y + dy * i) for i in range(n)))
+        if len(_LINES) < 64:
+            _LINES[(w, h, n)] = known
+    # (a fresh list each time: the rules may keep it and change it)
+    return [[[x, y] for x, y in line] for line in known]
+
+
+# a grid size's lines (w, h, n) -> each line's cells as tuples: the same for every game
+_LINES: dict = {}
 
 
 # ---------------------------------------------------------------- sequences
