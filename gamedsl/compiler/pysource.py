@@ -137,59 +137,94 @@ def _all_ints(v) -> bool:
     return True
 
 
-def _g_len(v):
-    if type(v) is list or type(v) is str:
+# Each takes its argument as _charged would (a list is charged its length), then answers
+# the common case or gives up.
+
+
+def _g_len(ctx, v):
+    if type(v) is list:
+        ctx.work += len(v)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+        return len(v)
+    if type(v) is str:
         return len(v)
     raise GiveUp
 
 
-def _g_abs(v):
+def _g_abs(ctx, v):
     if type(v) is int:
         return -v if v < 0 else v
     raise GiveUp
 
 
-def _g_min(v):
-    if v and _all_ints(v):
-        return min(v)
-    raise GiveUp
-
-
-def _g_max(v):
-    if v and _all_ints(v):
-        return max(v)
-    raise GiveUp
-
-
-def _g_sum(v):
-    if _all_ints(v):
-        r = sum(v)
-        if -_MAX_NUMBER <= r <= _MAX_NUMBER:
-            return r
-    raise GiveUp
-
-
-def _g_any(v):
+def _g_min(ctx, v):
     if type(v) is list:
+        ctx.work += len(v)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+        if v and _all_ints(v):
+            return min(v)
+    raise GiveUp
+
+
+def _g_max(ctx, v):
+    if type(v) is list:
+        ctx.work += len(v)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+        if v and _all_ints(v):
+            return max(v)
+    raise GiveUp
+
+
+def _g_sum(ctx, v):
+    if type(v) is list:
+        ctx.work += len(v)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+        if _all_ints(v):
+            r = sum(v)
+            if -_MAX_NUMBER <= r <= _MAX_NUMBER:
+                return r
+    raise GiveUp
+
+
+def _g_any(ctx, v):
+    if type(v) is list:
+        ctx.work += len(v)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
         return any(v)
     raise GiveUp
 
 
-def _g_all(v):
+def _g_all(ctx, v):
     if type(v) is list:
+        ctx.work += len(v)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
         return all(v)
     raise GiveUp
 
 
-def _g_first(v):
-    if type(v) is list and v:
-        return v[0]
+def _g_first(ctx, v):
+    if type(v) is list:
+        ctx.work += len(v)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+        if v:
+            return v[0]
     raise GiveUp
 
 
-def _g_last(v):
-    if type(v) is list and v:
-        return v[-1]
+def _g_last(ctx, v):
+    if type(v) is list:
+        ctx.work += len(v)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+        if v:
+            return v[-1]
     raise GiveUp
 
 
@@ -520,7 +555,7 @@ class SourceCompiler:
             raise Unsupported
         plain = _PLAIN_FUNCTIONS.get(e.name)
         if plain is not None and len(e.args) == 1:
-            return f"{plain}(_charged(ctx, {self._gen(e.args[0], frame)}))"
+            return f"{plain}(ctx, {self._gen(e.args[0], frame)})"  # (charging a list as _charged)
         impl, span = self._const(spec.impl), self._const(e.span)
         if spec.wants_kind:
             if len(e.args) != 1:

@@ -618,6 +618,9 @@ class Game:
         var, fn = declared
         if ctx is None:
             ctx = Ctx(self.program, state, {}, self._machine.catalogue(state), pure=True)
+            # as in results(): the state does not change while it is scored, so a def the
+            # seats' scores share (or one a score asks again) is worked out once per arguments
+            ctx.memo = {}
         out = []
         for seat in range(state["n"]):
             ctx.env = {var: seat}
