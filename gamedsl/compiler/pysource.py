@@ -103,16 +103,23 @@ def _container(ctx, v):
 _MAX_NUMBER = V.MAX_NUMBER
 
 
-def _int_op(op, fast):
-    slow = B.ARITH[op]
+_SLOW_MINUS, _SLOW_TIMES = B.ARITH["-"], B.ARITH["*"]
 
-    def arith(a, b, span):
-        if type(a) is int and type(b) is int:
-            r = fast(a, b)
-            if -_MAX_NUMBER <= r <= _MAX_NUMBER:
-                return r
-        return slow(a, b, span)  # (beyond the bounds: it says so)
-    return arith
+
+def _minus(a, b, span):
+    if type(a) is int and type(b) is int:
+        r = a - b
+        if -_MAX_NUMBER <= r <= _MAX_NUMBER:
+            return r
+    return _SLOW_MINUS(a, b, span)  # (anything else, or beyond the bounds: it says so)
+
+
+def _times(a, b, span):
+    if type(a) is int and type(b) is int:
+        r = a * b
+        if -_MAX_NUMBER <= r <= _MAX_NUMBER:
+            return r
+    return _SLOW_TIMES(a, b, span)
 
 
 def _plus(a, b, span):
@@ -125,7 +132,7 @@ def _plus(a, b, span):
     return B.ARITH["+"](a, b, span)
 
 
-_ARITH = {"+": _plus, "-": _int_op("-", int.__sub__), "*": _int_op("*", int.__mul__)}
+_ARITH = {"+": _plus, "-": _minus, "*": _times}
 
 
 def _all_ints(v) -> bool:
