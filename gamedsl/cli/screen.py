@@ -89,11 +89,10 @@ class Screen:
     def __init__(self, game, console: Console):
         self.game = game
         self.console = console
-        self.program = game.program
-        self.display = game.program.display
-        p = self.program
-        self.var_kinds = {v.name: v.kind for v in p.global_vars + p.player_vars}
-        self.state_kinds = p.decls.state_kinds
+        self.display = game.info.display
+        self.zones = {z.name: z for z in game.info.zones}
+        self.var_kinds = {v.name: v.kind for v in game.info.vars}
+        self.state_kinds = dict(game.info.component_states)
         self.last: Dict[int, dict] = {}  # seat -> the view of its last screen
 
     # ------------------------------------------------------------ what is shown, in order
@@ -105,7 +104,7 @@ class Screen:
         line = self.display.mat if mat else self.display.table
         declared = [n for n, _ in line]
         rest = [n for n in names if n not in declared and n not in hidden
-                and (not line or n in self.program.zones)]
+                and (not line or n in self.zones)]
         return [n for n in declared if n in names] + rest
 
     def label(self, name: str) -> str:
@@ -141,7 +140,7 @@ class Screen:
     def _zone(self, view: dict, name: str, value, new: set, faces=None):
         """A zone's contents: a hidden count, a grid, a list, or (components with states that
         vary) a table, a component a row."""
-        info = self.program.zones.get(name)
+        info = self.zones.get(name)
         if isinstance(value, dict) and set(value) == {"count"}:
             n = value["count"]
             return Text(f"{n} hidden" if n else "empty", style="dim")
@@ -195,7 +194,7 @@ class Screen:
             line += " · " + view["header"]
         else:
             line += f" · round {view['round']}"
-            if view.get("phase") and not _only_a_turn(self.program.phases):
+            if view.get("phase") and self.game.info.declares_phases:
                 line += f", phase {view['phase']}"
         return Text(line, style="bold")
 
@@ -222,9 +221,8 @@ class Screen:
         shows = view.get("shows", {})
         self.console.print(self.header(view))
         self.console.print(self.turn_line(view))
-        p = self.program
         # the table: shared zones and variables
-        shared = [n for n, z in p.zones.items() if not z.per_player]
+        shared = [n for n, z in self.zones.items() if not z.per_player]
         on_table = self.shown(shared + list(view.get("vars", {})), mat=False)
         if on_table:
             self.console.print(Text("On the table", style="bold underline"))
@@ -237,7 +235,7 @@ class Screen:
                 self._line(f"  {self.label(name)}:", Text(self._value(name, view["vars"][name], old,
                                                                       self.var_kinds.get(name, "value"), shows)))
         # each player's mat
-        pzones = [n for n, z in p.zones.items() if z.per_player]
+        pzones = [n for n, z in self.zones.items() if z.per_player]
         scalars = dict(view.get("pvars", {}))
         scalars.update(view.get("public") or {})
         names = self.shown(list(scalars) + pzones, mat=True)
@@ -273,7 +271,7 @@ class Screen:
         out = set()
         for name, value in view["zones"].items():
             was = before["zones"].get(name)
-            info = self.program.zones[name]
+            info = self.zones[name]
             pairs = list(zip(value, was)) if info.per_player else [(value, was)]
             for now, then in pairs:
                 if not (isinstance(then, dict) and set(then) == {"count"}):  # (a hand laid open is not new)
@@ -284,22 +282,15 @@ class Screen:
         """The new components in this seat's own zones (a card drawn, a card passed to it)."""
         seat = view["seat"]
         out, had = [], set()
-        for name, info in self.program.zones.items():
+        for name, info in self.zones.items():
             if info.per_player:
                 had |= _ids(before["zones"][name][seat])
-        for name, info in self.program.zones.items():
+        for name, info in self.zones.items():
             if info.per_player and name not in self.display.hidden:
                 value = view["zones"][name][seat]
                 if isinstance(value, list):  # (a card moved between one's own zones is not new)
                     out += [view["shows"].get(str(c), str(c)) for c in value if c in new and c not in had]
         return out
-
-
-def _only_a_turn(phases) -> bool:
-    """Whether the game declares no phases (a plain `turn:` runs as one phase, "main", that
-    a player need not be told of)."""
-    return (len(phases) == 1 and phases[0].name == "main" and phases[0].begin is None
-            and phases[0].end_when is None and phases[0].then is None)
 
 
 def _ids(value) -> set:

@@ -123,7 +123,7 @@ def render_result(game, result: dict, seed: Optional[int] = None, tiebreaks: Opt
     scored = getattr(getattr(game, "program", None), "score", True) is not None
     note = tie_note(result, tiebreaks) if tiebreaks is not None else None
     for seat in sorted(range(n), key=lambda s: (result["ranks"][s], s)):
-        label = game.program.display.label if hasattr(game, "program") else str
+        label = game.info.display.label if hasattr(game, "info") else str
         extra = "".join(f"  {label(name)} {_fmt(vals[seat])}" for name, vals in result.get("fields", {}).items())
         if note:  # equal top scores: what the tie-break compared
             extra = f"  tie-break {' '.join(_fmt(v) for v in tiebreaks[seat])}" + extra

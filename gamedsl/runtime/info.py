@@ -60,6 +60,8 @@ class GameInfo:
     kinds: Tuple[str, ...]
     names: frozenset                 # the names the game declares that stand alone in a rule (not p.x)
     component_states: Tuple[Tuple[str, str], ...] = ()  # (state, how its value is written), of every kind
+    declares_phases: bool = True     # False for a plain `turn:` (run as one phase a player need not be told of)
+    display: object = None           # the game's `display:` (what a player is shown; labels, hidden names)
 
     def players_text(self) -> str:
         """"2 to 4", or "2" when the count is fixed."""
@@ -92,7 +94,14 @@ def describe(program) -> GameInfo:
         kinds=tuple(program.kinds),
         names=frozenset(_declared_names(program.decls)),
         component_states=tuple(sorted(program.decls.state_kinds.items())),
+        declares_phases=not _only_a_turn(program.phases),
+        display=program.display,
     )
+
+
+def _only_a_turn(phases) -> bool:
+    return (len(phases) == 1 and phases[0].name == "main" and phases[0].begin is None
+            and phases[0].end_when is None and phases[0].then is None)
 
 
 def _declared_names(d) -> set:
