@@ -27,8 +27,8 @@ MAX_NUMBER = 10**15
 
 # Statements one run of the rules (from a move to the next decision) may carry out, each
 # WORK_PER_STEP values its expressions go through counting as one more (runtime/ctx.py).
-# The real games need at most ~240 (Letter Tycoon's setup, measured over random games of
-# every game in games/ and examples/): 10,000 leaves them forty times that, and stops a
+# The real games need at most ~240 (the largest, a word game's setup, measured over random
+# games of every game in games/ and examples/): 10,000 leaves them forty times that, and stops a
 # runaway within a few seconds, not minutes.
 DEFAULT_MAX_STEPS = 10_000
 

@@ -50,8 +50,9 @@ def _cell(v, kind: str, shows: dict) -> str:
     return write(v, kind, shows)
 
 
-def _grid(value: dict, size, shows: dict, faces: Optional[dict], new: set):
-    """A grid zone as a table of cells (x across, y down); new pieces stand out."""
+def grid_table(value: dict, size, shows: dict, faces: Optional[dict], new, empty: str = "(empty)"):
+    """A grid zone as a table of cells (x across, y down); the pieces in `new` stand out (a
+    piece with faces shows its face on each cell)."""
     coords = []
     for key in value:
         try:
@@ -64,7 +65,7 @@ def _grid(value: dict, size, shows: dict, faces: Optional[dict], new: set):
         xs = range(min(c[0] for c in coords), max(c[0] for c in coords) + 1)
         ys = range(min(c[1] for c in coords), max(c[1] for c in coords) + 1)
     else:
-        return Text("(empty)", style="dim")
+        return Text(empty, style="dim")
     table = Table(box=box.SQUARE, show_header=True, show_lines=True, pad_edge=True)
     table.add_column("", style="dim", justify="right")
     for x in xs:
@@ -145,7 +146,7 @@ class Screen:
             n = value["count"]
             return Text(f"{n} hidden" if n else "empty", style="dim")
         if isinstance(value, dict):
-            return _grid(value, info.size if info is not None else None, view.get("shows", {}), faces, new)
+            return grid_table(value, info.size if info is not None else None, view.get("shows", {}), faces, new)
         if not value:
             return Text("empty", style="dim")
         only = self.display.states.get(name)

@@ -19,12 +19,10 @@ import time
 from typing import IO, Dict, List, Optional, Sequence
 
 import attrs
-from rich import box
 from gamedsl.cli.output import Console
-from rich.table import Table
 from rich.text import Text
 
-from gamedsl.cli.screen import Screen, make_console, tie_note
+from gamedsl.cli.screen import Screen, grid_table, make_console, tie_note
 from gamedsl.runtime.values import plain
 from gamedsl.errors import MoveError
 from gamedsl.bots.registry import make_seat
@@ -48,29 +46,6 @@ def _fmt(v) -> str:
     return plain(v)
 
 
-def _cells(value: dict, size) -> Table:
-    """A grid zone as a table of cells (x across, y down)."""
-    coords = []
-    for key in value:
-        try:
-            x, y = (int(k) for k in str(key).split(","))
-            coords.append((x, y))
-        except ValueError:
-            continue
-    if size:
-        xs, ys = range(size[0]), range(size[1])
-    elif coords:
-        xs = range(min(c[0] for c in coords), max(c[0] for c in coords) + 1)
-        ys = range(min(c[1] for c in coords), max(c[1] for c in coords) + 1)
-    else:
-        xs, ys = range(0), range(0)
-    table = Table(box=box.SQUARE, show_header=True, show_lines=True, pad_edge=True)
-    table.add_column("", style="dim", justify="right")
-    for x in xs:
-        table.add_column(str(x), justify="center")
-    return table, xs, ys
-
-
 def render_zone(value, shows: dict, size=None, faces: Optional[dict] = None, moved=()):
     """A renderable for one zone's view value: a list of components, a hidden count or a grid
     (a piece with faces shows its face on each cell; what the last move moved stands out)."""
@@ -78,21 +53,7 @@ def render_zone(value, shows: dict, size=None, faces: Optional[dict] = None, mov
         n = value["count"]
         return Text(f"({n} hidden)" if n else "(empty)", style="dim")
     if isinstance(value, dict):
-        table, xs, ys = _cells(value, size)
-        if not xs:
-            return Text("(empty grid)", style="dim")
-        for y in ys:
-            row = [str(y)]
-            for x in xs:
-                key = f"{x},{y}"
-                cid = value.get(key)
-                if cid is None:
-                    row.append("·")
-                    continue
-                shown = str((faces or {}).get(key, shows.get(str(cid), str(cid))))
-                row.append(Text(shown, style="bold reverse") if cid in moved else shown)
-            table.add_row(*row)
-        return table
+        return grid_table(value, size, shows, faces, moved, empty="(empty grid)")
     if isinstance(value, list):
         if not value:
             return Text("(empty)", style="dim")
