@@ -23,6 +23,7 @@ def grammar_text() -> str:
 # runaway (x *= x in a loop), which would eat memory and time, or overflow a float:
 # they stop the rule (E504) instead. Texts and lists that grow without end likewise.
 MAX_NUMBER = 10**15
+MAX_FAMILY = 100  # zones in one zone family: each is listed, shown and walked like a declared one
 
 
 # Statements one run of the rules (from a move to the next decision) may carry out, each

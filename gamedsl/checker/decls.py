@@ -12,6 +12,7 @@ from gamedsl.checker.exprs import def_result, expect_type, infer, kind_env, memb
 from gamedsl.checker.scope import Env, FuncInfo, Globals, KindInfo, Member, WHAT, head_span, unknown
 from gamedsl.checker.tables import build_table
 from gamedsl.diagnostics import Diagnostic, did_you_mean
+from gamedsl.language import MAX_FAMILY
 from gamedsl.checker.signatures import BUILTIN_NAMES, BUILTINS
 
 MAX_GRID_CELLS = 100_000
@@ -72,7 +73,7 @@ def build_globals(game: A.GameFile, sources=None) -> Globals:
         if g.symbols[d.name].decl is d:
             g.kinds[d.name] = _build_kind(g, d)
     for d in g.of(A.ZoneDecl):
-        sym = g.declare(d.name, "player zone" if d.per_player else "zone", d, g.zone_type(d))
+        sym = g.declare(d.name, "player zone" if d.per_player else "zone", d, g.zone_symbol_type(d))
         if sym.decl is d:
             g.zones[d.name] = d
             if d.per_player:
@@ -283,17 +284,64 @@ def check_zones(g: Globals) -> List[Diagnostic]:
             else:
                 diags.append(unknown("E106", "kind", k.name, g.kinds, k.span))
         diags += _check_zone_flags(g, d)
+        if d.family is not None:
+            diags += _check_family(g, d)
     return diags
+
+
+def _check_family(g: Globals, d: A.ZoneDecl) -> List[Diagnostic]:
+    """`zone pile[colour]`: an enum's name; `zone row[1..player_count + 1]`: two whole
+    numbers that may count the players but read nothing else (the zones exist from the start)."""
+    diags: List[Diagnostic] = []
+    fam = d.family
+    if fam.enum is not None:
+        if not isinstance(fam.enum, A.Name):
+            diags.append(Diagnostic("E313", f"zone family {d.name} is indexed by an enum's name "
+                                    "or by a range of numbers", fam.enum.span,
+                                    f"write 'zone {d.name}[COLOUR]' or 'zone {d.name}[1..4]'"))
+        elif g.symbols.get(fam.enum.name) is None or g.symbols[fam.enum.name].what != "enum":
+            enums = [n for n, s in g.symbols.items() if s.what == "enum"]
+            diags.append(unknown("E106", "enum", fam.enum.name, enums, fam.enum.span,
+                                 f"a zone family has one zone per word of an enum, or per number "
+                                 f"of a range: 'zone {d.name}[1..4]'"))
+        else:
+            g.use(fam.enum.name)
+        return diags
+    for bound in (fam.low, fam.high):
+        env = Env(g, diags, pure="in the size of a zone family")
+        expect_type(bound, env, T.NUMBER, f"an end of zone family {d.name}")
+        bad = _not_constant(bound)
+        if bad is not None:
+            diags.append(Diagnostic("E313", f"the ends of zone family {d.name} may use numbers and "
+                                    "player_count only", bad.span,
+                                    "the zones exist from the start, so their number cannot "
+                                    "depend on the play"))
+    if isinstance(fam.low, A.Number) and isinstance(fam.high, A.Number):
+        if fam.high.value - fam.low.value + 1 > MAX_FAMILY or fam.high.value < fam.low.value:
+            diags.append(Diagnostic("E313", f"zone family {d.name} must have 1 to {MAX_FAMILY} "
+                                    "zones", fam.span))
+    return diags
+
+
+def _not_constant(e):
+    """The first part of a family's end that is not a number, player_count or arithmetic."""
+    if isinstance(e, A.Number) or (isinstance(e, A.Name) and e.name == "player_count"):
+        return None
+    if isinstance(e, A.BinOp):
+        return _not_constant(e.left) or _not_constant(e.right)
+    if isinstance(e, A.Negate):
+        return _not_constant(e.operand)
+    return e
 
 
 def _check_zone_flags(g: Globals, d: A.ZoneDecl) -> List[Diagnostic]:
     diags, seen = [], {}
     zone = g.zone_type(d)
     for f in d.flags:
-        if f.word not in ZONE_WORDS + ("sorted", "refill"):
-            diags.append(unknown("E310", "zone flag", f.word, ZONE_WORDS + ("sorted", "refill"),
+        if f.word not in ZONE_WORDS + ("sorted", "refill", "capacity"):
+            diags.append(unknown("E310", "zone flag", f.word, ZONE_WORDS + ("sorted", "refill", "capacity"),
                                  f.span, "zone flags are public, hidden, owner, grid W by H, "
-                                 "sorted by ATTRIBUTE, refill from ZONE"))
+                                 "sorted by ATTRIBUTE, refill from ZONE, capacity N"))
             continue
         if f.word in seen or (f.word in VISIBILITY and any(v in seen for v in VISIBILITY)):
             other = f.word if f.word in seen else next(v for v in VISIBILITY if v in seen)
@@ -316,8 +364,11 @@ def _check_zone_flags(g: Globals, d: A.ZoneDecl) -> List[Diagnostic]:
             _check_sorted_by(g, d, zone, f, diags)
         elif f.word == "refill":
             _check_refill(g, d, zone, f, diags)
-    if "grid" in seen and ("sorted" in seen or "refill" in seen):
-        other = seen.get("sorted") or seen["refill"]
+        elif f.word == "capacity" and f.arg < 1:
+            diags.append(Diagnostic("E313", f"zone {d.name} cannot hold at most {f.arg}: a "
+                                    "capacity is 1 or more", f.span))
+    if "grid" in seen and ("sorted" in seen or "refill" in seen or "capacity" in seen):
+        other = seen.get("sorted") or seen.get("refill") or seen["capacity"]
         diags.append(Diagnostic("E313", f"a grid zone cannot be '{other.word}'", other.span))
     return diags
 
@@ -349,6 +400,10 @@ def _check_refill(g: Globals, d, zone: T.Zone, f: A.ZoneFlag, diags) -> None:
     other = g.zones.get(f.arg)
     if other is None:
         diags.append(unknown("E106", "zone", f.arg, g.zones, span))
+        return
+    if d.family is not None or other.family is not None:
+        diags.append(Diagnostic("E313", f"zone {d.name} cannot refill from {f.arg}: a zone family "
+                                "neither refills nor is refilled from", span))
         return
     if other is d:
         diags.append(Diagnostic("E313", f"zone {d.name} cannot refill from itself", span))

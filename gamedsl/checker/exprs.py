@@ -50,7 +50,8 @@ def expect_zone(e, env: Env, what: str):
     t0 = T.unwrap(t)
     if t0 == T.ANY or isinstance(t0, T.Zone):
         return t0
-    env.report(Diagnostic("E201", f"{what} must be a zone, not {T.render(t)}", e.span))
+    hint = f"say which of its zones: {t0.name}[...]" if isinstance(t0, T.Family) else None
+    env.report(Diagnostic("E201", f"{what} must be a zone, not {T.render(t)}", e.span, hint))
     return T.ANY
 
 
@@ -207,6 +208,9 @@ def _index(e: A.Index, env: Env, expect, role):
         key = info.key_type if info is not None else T.ANY
         expect_type(e.index, env, key, f"the key of table {obj.name}")
         return T.Row(obj.name)
+    if isinstance(obj, T.Family):
+        expect_type(e.index, env, obj.index, f"which zone of {obj.name}")
+        return obj.zone
     if isinstance(obj, T.Tuple):
         expect_type(e.index, env, T.NUMBER, "an index")
         if isinstance(e.index, A.Number) and isinstance(e.index.value, int) \

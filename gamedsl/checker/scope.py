@@ -124,7 +124,20 @@ class Globals:
         kinds = frozenset(k.name for k in decl.kinds if k.name in self.kinds)
         grid = [f for f in decl.flags if f.word == "grid"]
         bounded = any(isinstance(f.arg, tuple) for f in grid)
-        return T.Zone(decl.name, kinds, decl.per_player, bool(grid), bounded)
+        name = decl.name if decl.family is None else f"{decl.name}[...]"
+        return T.Zone(name, kinds, decl.per_player, bool(grid), bounded)
+
+    def zone_symbol_type(self, decl: A.ZoneDecl):
+        """A zone's type, or a family's: its zones are indexed by an enum's words or by numbers."""
+        zone = self.zone_type(decl)
+        if decl.family is None:
+            return zone
+        index = T.NUMBER
+        enum = decl.family.enum
+        if enum is not None:
+            sym = self.symbols.get(enum.name) if isinstance(enum, A.Name) else None
+            index = T.Enum(enum.name) if sym is not None and sym.what == "enum" else T.ANY
+        return T.Family(decl.name, index, zone)
 
     def value_names(self) -> List[str]:
         """Every global name usable as a value (for 'did you mean')."""

@@ -164,6 +164,14 @@ def _top(a):
     return a.done(T.List(T.ANY))
 
 
+def _full(a):
+    t = T.unwrap(a.types[0])
+    if not isinstance(t, T.Zone) and t != T.ANY:
+        hint = f"say which of its zones: {t.name}[...]" if isinstance(t, T.Family) else None
+        a._bad(0, "a zone", hint)
+    return a.done(T.BOOL)
+
+
 def _text(a):
     return a.done(T.TEXT)
 
@@ -428,6 +436,7 @@ BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
     _b("distinct(L)", 1, 1, _same_list, "the list without repeated items"),
     _b("count(L, x)", 2, 2, _count, "how many items equal x"),
     _b("top(zone, n)", 2, 2, _top, "the first n components of a zone"),
+    _b("full(zone)", 1, 1, _full, "does a zone hold as many components as its capacity"),
     _b("text(x)", 1, 1, _text, "a value written as text"),
     _b("seat(p)", 1, 1, _seat, "a player's seat number, 1.."),
     _b("left_of(p)", 1, 1, _player_to_player, "the next player clockwise"),

@@ -109,13 +109,23 @@ class Zone:
 
 
 @attrs.frozen
+class Family:
+    """A family of zones (`zone pile[colour]`), one `zone` per value of `index` (an enum, or a
+    number of a range); as a value, the list of those values."""
+
+    name: str
+    index: object
+    zone: Zone
+
+
+@attrs.frozen
 class Words:
     """A declared word list (`words NAME from "file"`): asked with `w in NAME`, formable()."""
 
     name: str
 
 
-Type = Union[Prim, Enum, OptionMix, Kind, List, Optional, Tuple, Row, Table, Zone, Words]
+Type = Union[Prim, Enum, OptionMix, Kind, List, Optional, Tuple, Row, Table, Zone, Family, Words]
 
 BUILTIN_TYPE_NAMES = {"number": NUMBER, "int": NUMBER, "bool": BOOL, "text": TEXT,
                       "player": PLAYER, "cell": CELL}
@@ -153,6 +163,8 @@ def render(t) -> str:
         return f"table {t.name}"
     if isinstance(t, Zone):
         return f"{'player ' if t.per_player else ''}zone {t.name}"
+    if isinstance(t, Family):
+        return f"{'player ' if t.zone.per_player else ''}zone family {t.name}"
     return str(t)
 
 
@@ -190,6 +202,8 @@ def item_type(t):
         return t.item
     if isinstance(t, Zone):
         return t.component
+    if isinstance(t, Family):
+        return t.index
     if t == TEXT:
         return TEXT
     return None
@@ -210,7 +224,7 @@ def assignable(src, dst) -> bool:
     if isinstance(src, Enum) and isinstance(dst, OptionMix):
         return src.name == dst.name
     if isinstance(dst, List):
-        item = item_type(src) if isinstance(src, (List, Zone)) else None
+        item = item_type(src) if isinstance(src, (List, Zone, Family)) else None
         return item is not None and assignable(item, dst.item)
     if isinstance(src, Tuple) and isinstance(dst, Tuple):
         return len(src.items) == len(dst.items) and all(

@@ -284,10 +284,10 @@ class Screen:
         seat = view["seat"]
         out, had = [], set()
         for name, info in self.zones.items():
-            if info.per_player:
+            if info.per_player and name in before["zones"]:
                 had |= _ids(before["zones"][name][seat])
         for name, info in self.zones.items():
-            if info.per_player and name not in self.display.hidden:
+            if info.per_player and name not in self.display.hidden and name in view["zones"]:
                 value = view["zones"][name][seat]
                 if isinstance(value, list):  # (a card moved between one's own zones is not new)
                     out += [view["shows"].get(str(c), str(c)) for c in value if c in new and c not in had]

@@ -89,11 +89,41 @@ class ExprCompiler:
             owner = self._expr(e.obj, scope)
             name = e.name
             return lambda ctx: (name, owner(ctx))
+        family = self.family_of(e, scope)
+        if family is not None:
+            key, span = self._expr(e.index, scope), e.index.span
+            if family.per_player:
+                owner = self._expr(e.obj.obj, scope)
+
+                def players_zone(ctx):
+                    p = owner(ctx)
+                    if not (type(p) is int and 0 <= p < ctx.state["n"]):
+                        raise RuleError("E504", "a player's zone needs a player", e.span)
+                    return (family.zone(key(ctx), ctx.state["n"], span), p)
+                return players_zone
+            return lambda ctx: (family.zone(key(ctx), ctx.state["n"], span), -1)
         raise RuleError("E201", "a zone is needed here (a zone's name, or p.zone for a player's zone)", e.span)
 
     def is_zone(self, e, scope) -> bool:
         return (isinstance(e, A.Name) and e.name in self.d.shared_zones and e.name not in scope) or (
-            isinstance(e, A.Attribute) and e.name in self.d.player_zones)
+            isinstance(e, A.Attribute) and e.name in self.d.player_zones) or (
+            self.family_of(e, scope) is not None)
+
+    def family_of(self, e, scope):
+        """The zone family `e` addresses one zone of (`pile[c.colour]`, `p.expedition[red]`), or None."""
+        if not isinstance(e, A.Index):
+            return None
+        return self.family_named(e.obj, scope)
+
+    def family_named(self, e, scope):
+        """The zone family `e` names (`pile`, `p.expedition`), or None."""
+        if isinstance(e, A.Name) and e.name not in scope:
+            family = self.d.families.get(e.name)
+            return family if family is not None and not family.per_player else None
+        if isinstance(e, A.Attribute):
+            family = self.d.families.get(e.name)
+            return family if family is not None and family.per_player else None
+        return None
 
     # ------------------------------------------------------------ leaves
     def _Number(self, e, scope):
@@ -138,6 +168,8 @@ class ExprCompiler:
             return lambda ctx: ctx.state["vars"][name]
         if name in d.shared_zones:
             return lambda ctx: zone_items(ctx.state, name, -1)
+        if name in d.families:
+            return self._family_keys(d.families[name])
         if name in d.kinds:
             return lambda ctx: list(ctx.cat.by_kind[name])
         if name in d.options:
@@ -217,7 +249,14 @@ class ExprCompiler:
             raise RuleError("E504", f"this {ctx.cat.kind[v]} has no attribute '{name}'", span)
         return cats, row_col, resolve
 
+    def _family_keys(self, family):
+        """A zone family as a value: its indices with this many players."""
+        return lambda ctx: list(family.keys.get(ctx.state["n"], ()))
+
     def _Attribute(self, e, scope):
+        family = self.family_named(e, scope)
+        if family is not None:
+            return self._family_keys(family)
         obj = self._expr(e.obj, scope)
         name = e.name
         cats, _, resolve = self.attribute_plan(e)
@@ -263,6 +302,9 @@ class ExprCompiler:
                     ctx.observer.table_row(table.name, i)
                 return table.rows[i]
             return lookup
+        if self.family_of(e, scope) is not None:
+            zone = self.zone(e, scope)
+            return lambda ctx: zone_items(ctx.state, *zone(ctx))
         obj, idx = self._expr(e.obj, scope), self._expr(e.index, scope)
 
         def index(ctx):

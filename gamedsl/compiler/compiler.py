@@ -17,8 +17,11 @@ from gamedsl.compiler.closures import ExprCompiler
 from gamedsl.compiler.kinds import value_kind
 from gamedsl.runtime import program as P
 from gamedsl.runtime.info import OptionInfo
-from gamedsl.runtime.program import (Alt, Decls, Display, KindInfo, Param, Phase, Program, Snippet,
-                                     Table, VarInfo, ZoneInfo)
+from gamedsl.language import MAX_FAMILY
+from gamedsl.runtime.ctx import Ctx
+from gamedsl.runtime.program import (Alt, Decls, Display, Family, KindInfo, Param, Phase, Program, Snippet,
+                                     Table, VarInfo, ZoneInfo, member_zone)
+from gamedsl.runtime.values import plain
 from gamedsl.runtime.wordlists import option_in_name
 
 # ---------------------------------------------------------------- declarations
@@ -228,6 +231,9 @@ class Compiler(Statements):
                 self.d.state_kinds.setdefault(st.name, _type_kind(st.type, self.d))
         zones = {}
         for z in by_type.get(A.ZoneDecl, []):
+            if z.family is not None:
+                zones.update(self._family(z, one(A.PlayersDecl)))
+                continue
             zones[z.name] = self._zone(z)
             (self.d.player_zones if z.per_player else self.d.shared_zones).add(z.name)
         var_decls = by_type.get(A.VarDecl, [])
@@ -275,14 +281,24 @@ class Compiler(Statements):
         players = one(A.PlayersDecl)
         title = one(A.GameDecl)
         shown = one(A.DisplayDecl)
+        # a zone family named in `display` stands for each of its zones, labelled "Row 1"...
+        members = {}
+        for zone in zones.values():
+            if zone.family is not None:
+                members.setdefault(zone.family, []).append(zone.name)
+
+        def each(e, label=None):
+            if e.name not in members:
+                return [(e.name, label or e.name)]
+            return [(m, f"{label} {m[len(e.name) + 1:-1]}" if label else m) for m in members[e.name]]
         display = Display() if shown is None else Display(
             header=self.ex.expr(shown.header, set(), pure=True) if shown.header is not None else None,
-            hidden=frozenset(e.name for e in shown.hidden),
-            table=[(e.name, e.label or e.name) for e in shown.table],
-            mat=[(e.name, e.label or e.name) for e in shown.mat],
-            reveal=frozenset(e.name for e in shown.reveal),
-            states={e.name: tuple((st.name, st.label or st.name) for st in e.states)
-                    for e in shown.table + shown.mat if e.states is not None})
+            hidden=frozenset(n for e in shown.hidden for n, _ in each(e)),
+            table=[m for e in shown.table for m in each(e, e.label)],
+            mat=[m for e in shown.mat for m in each(e, e.label)],
+            reveal=frozenset(n for e in shown.reveal for n, _ in each(e)),
+            states={n: tuple((st.name, st.label or st.name) for st in e.states)
+                    for e in shown.table + shown.mat if e.states is not None for n, _ in each(e)})
         program = Program(
             title=title.title if title else "untitled",
             display=display,
@@ -318,6 +334,36 @@ class Compiler(Statements):
             table.matchers = [_matcher(r[k] if k < len(r) else None) for r in t.rows]
         return table
 
+    def _family(self, z: A.ZoneDecl, players) -> Dict[str, ZoneInfo]:
+        """A zone family's zones, one per index (with each player count the game allows, for a
+        range whose ends count the players), each with the family's flags."""
+        counts = range(players.low, players.high + 1) if players else range(2, 3)
+        if z.family.enum is not None:
+            words = self.d.enums.get(z.family.enum.name, ())
+            keys = {n: words for n in counts}
+        else:
+            low, high = self.ex.expr(z.family.low, set()), self.ex.expr(z.family.high, set())
+            keys = {}
+            for n in counts:
+                ctx = Ctx(None, {"n": n}, {}, None, pure=True)
+                lo, hi = low(ctx), high(ctx)
+                if not all(isinstance(v, int) or (isinstance(v, float) and v.is_integer()) for v in (lo, hi)) \
+                        or not 1 <= hi - lo + 1 <= MAX_FAMILY:
+                    raise RuleError("E507", f"zone family {z.name}: with {n} players it goes from "
+                                    f"{plain(lo)} to {plain(hi)}; it needs 1 to {MAX_FAMILY} zones, "
+                                    "numbered by whole numbers", z.family.span)
+                keys[n] = tuple(range(int(lo), int(hi) + 1))
+        self.d.families[z.name] = Family(z.name, z.per_player, z.family.enum is not None, keys)
+        members: Dict[str, ZoneInfo] = {}
+        everywhere = frozenset(counts)
+        for key in dict.fromkeys(k for n in counts for k in keys[n]):
+            info = self._zone(z)
+            info.name, info.family = member_zone(z.name, key), z.name
+            present = frozenset(n for n in counts if key in keys[n])
+            info.players = None if present == everywhere else present
+            members[info.name] = info
+        return members
+
     def _zone(self, z: A.ZoneDecl) -> ZoneInfo:
         info = ZoneInfo(z.name, z.per_player, tuple(k.name for k in z.kinds))
         for f in z.flags:
@@ -330,6 +376,8 @@ class Compiler(Statements):
             elif f.word == "grid":
                 info.grid = True
                 info.size = tuple(f.arg) if f.arg else None
+            elif f.word == "capacity":
+                info.capacity = f.arg
         return info
 
     def _kind(self, k: A.KindDecl, tables) -> KindInfo:

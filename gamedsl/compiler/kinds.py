@@ -73,6 +73,8 @@ def value_kind(e, decls, scope_kinds: Optional[Dict[str, str]] = None, _seen: fr
         if e.name in decls.defs and e.name not in _seen:
             return value_kind(decls.defs[e.name].body, decls, {}, _seen | {e.name})
         return "value"
+    if isinstance(e, A.Index) and isinstance(e.obj, (A.Name, A.Attribute)) and e.obj.name in decls.families:
+        return "component"  # one zone of a family
     if isinstance(e, A.Index):  # an item is what its list holds (a zone's: a component)
         return value_kind(e.obj, decls, scope_kinds, _seen)
     if isinstance(e, A.TupleExpr):

@@ -477,8 +477,8 @@ class SourceCompiler:
     # ------------------------------------------------------------ nodes
     def _gen(self, e, frame: _Frame) -> str:
         method = getattr(self, "_" + type(e).__name__, None)
-        if method is None:
-            raise Unsupported
+        if method is None or self.ex.family_named(e, ()) is not None or self.ex.family_of(e, ()) is not None:
+            raise Unsupported  # (a zone family's zone: the closures address it)
         return method(e, frame)
 
     def _Number(self, e, frame):

@@ -161,6 +161,11 @@ def _top(ctx, span, zone, n):
     return zone_items(ctx.state, zone[0], zone[1])[: max(0, int(n))]
 
 
+def _full(ctx, span, zone):
+    capacity = ctx.program.zones[zone[0]].capacity
+    return capacity is not None and len(zone_items(ctx.state, zone[0], zone[1])) >= capacity
+
+
 def _cells(ctx, span, zone):
     z, size = grid_of(ctx, zone, span)
     if size is None:
@@ -417,6 +422,7 @@ FUNCTIONS = {
     "distinct": Builtin(_distinct, yields="same"),
     "count": Builtin(lambda ctx, span, v, x: as_list(v, span).count(x)),
     "top": Builtin(_top, zone_args=frozenset({0}), yields="component"),
+    "full": Builtin(_full, zone_args=frozenset({0})),
     "text": Builtin(_text, wants_kind=True),
     "seat": Builtin(_seat),
     "left_of": Builtin(_left_of, yields="player"),

@@ -38,6 +38,9 @@ class ZoneInfo:
     grid: bool = False
     size: Optional[Tuple[int, int]] = None
     sorted_by: Optional[str] = None
+    capacity: Optional[int] = None   # `capacity N`: the most it holds (None: no limit)
+    family: Optional[str] = None     # one zone of a family (`row[2]` of `row`), else None
+    players: Optional[Tuple[int, ...]] = None  # a family's zone: the player counts it exists for (None: all)
 
 
 @attrs.frozen
@@ -87,7 +90,9 @@ def describe(program) -> GameInfo:
         max_players=program.max_players,
         options=tuple(program.options.values()),
         zones=tuple(ZoneInfo(z.name, z.per_player, z.visibility, tuple(z.kinds), z.grid,
-                             tuple(z.size) if z.size else None, z.sorted_by) for z in program.zones.values()),
+                             tuple(z.size) if z.size else None, z.sorted_by, z.capacity, z.family,
+                             tuple(sorted(z.players)) if z.players is not None else None)
+                    for z in program.zones.values()),
         vars=tuple([VarInfo(v.name, False, False, v.kind) for v in program.global_vars]
                    + [VarInfo(v.name, True, v.secret, v.kind) for v in program.player_vars]),
         phases=tuple(p.name for p in program.phases),

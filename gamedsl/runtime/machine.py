@@ -493,6 +493,8 @@ class Machine:
             state["where"][comp] = [name, owner, keys if faces is not None else keys[0]]
             self._moved(state, comp)
             return
+        if info.capacity is not None and len(z) >= info.capacity and comp not in z:
+            raise RuleError("E504", f"zone '{name}' is full: it holds at most {info.capacity}", span)
         self._take(state, comp, ctx, span)
         if info.sorted_by is not None:
             comp_attrs, field = cat.attrs, info.sorted_by
@@ -956,6 +958,8 @@ class Machine:
             "stack": [], "pending": None, "said": [], "moved": [],
         }
         for name, info in self.p.zones.items():
+            if info.players is not None and n not in info.players:
+                continue  # a zone of a family that has fewer zones with n players
             empty = (lambda: {}) if info.grid else list
             state["zones"][name] = [empty() for _ in range(n)] if info.per_player else empty()
         ctx = Ctx(self.p, state, {}, cat, pure=False)

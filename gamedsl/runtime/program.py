@@ -41,6 +41,35 @@ class Decls:
     state_kinds: dict = attrs.Factory(dict)    # component state name -> the same, for writing it
     types: dict = attrs.Factory(dict)          # expression node -> the checker's type
     word_lists: dict = attrs.Factory(dict)     # name -> (option picking the file or "", {value: WordList})
+    families: dict = attrs.Factory(dict)       # zone family name -> its Family
+
+
+@attrs.frozen
+class Family:
+    """A family of zones (`zone pile[colour]`, `zone row[1..player_count + 1]`): one zone per
+    index, named `pile[red]`, `row[2]` (see member_zone)."""
+
+    name: str
+    per_player: bool
+    enum: bool                 # indexed by an enum's words (else by numbers)
+    keys: dict                 # player count -> the indices it has, in order
+
+    def zone(self, key, n: int, span) -> str:
+        """The member zone for index `key` with `n` players; E504 if there is none."""
+        keys = self.keys.get(n, ())
+        ok = isinstance(key, str) if self.enum else (
+            isinstance(key, (int, float)) and not isinstance(key, bool))
+        if not ok or key not in keys:
+            have = ", ".join(plain(k) for k in keys) if self.enum else (
+                f"{plain(keys[0])} to {plain(keys[-1])}" if keys else "none")
+            raise RuleError("E504", f"there is no zone {self.name}[{plain(key)}]: with {n} players, "
+                            f"{self.name} has {have}", span)
+        return member_zone(self.name, key)
+
+
+def member_zone(family: str, key) -> str:
+    """The name of a family's zone in the state and in views: `pile[red]`, `row[2]`."""
+    return f"{family}[{plain(key)}]"
 
 
 @attrs.define
@@ -86,6 +115,9 @@ class ZoneInfo:
     refill: Optional[str] = None
     grid: bool = False
     size: Optional[tuple] = None
+    capacity: Optional[int] = None          # `capacity N`: how many components it holds at most
+    family: Optional[str] = None            # the family it is one zone of (`pile[red]`: pile)
+    players: Optional[frozenset] = None     # a family's zone: the player counts it exists for
 
 
 @attrs.define

@@ -511,7 +511,8 @@ class KindDecl:
 
 @node
 class ZoneFlag:
-    """public / hidden / owner / grid (word); sorted (arg: attribute); grid (arg: (w, h)); refill (arg: zone)."""
+    """public / hidden / owner / grid (word); sorted (arg: attribute); grid (arg: (w, h)); refill (arg: zone);
+    capacity (arg: how many components it holds at most)."""
 
     span: Span
     word: str
@@ -525,6 +526,18 @@ class ZoneDecl:
     per_player: bool
     kinds: tuple  # of Name
     flags: tuple  # of ZoneFlag
+    family: Optional["ZoneFamily"] = None  # one zone per value: `zone pile[colour] of card`
+
+
+@node
+class ZoneFamily:
+    """`[colour]` (enum: the Name written) or `[low..high]` (a range of numbers, ends included)
+    after a zone's name."""
+
+    span: Span
+    enum: Optional[Expr]
+    low: Optional[Expr] = None
+    high: Optional[Expr] = None
 
 
 @node

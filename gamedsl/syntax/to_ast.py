@@ -239,7 +239,20 @@ class ToAst(Transformer):
         scope, name, *rest = c
         kinds = tuple(A.Name(self._tok_span(t), str(t)) for t in rest if isinstance(t, Token))
         flags = tuple(f for f in rest if isinstance(f, A.ZoneFlag))
-        return A.ZoneDecl(self._span(meta), str(name), scope == "player", kinds, flags)
+        family = next((f for f in rest if isinstance(f, A.ZoneFamily)), None)
+        return A.ZoneDecl(self._span(meta), str(name), scope == "player", kinds, flags, family)
+
+    @v_args(meta=True)
+    def zone_by_enum(self, meta, c):
+        return A.ZoneFamily(self._span(meta), c[0])
+
+    @v_args(meta=True)
+    def zone_by_range(self, meta, c):
+        return A.ZoneFamily(self._span(meta), None, c[0], c[1])
+
+    @v_args(meta=True)
+    def zone_capacity(self, meta, c):
+        return A.ZoneFlag(self._span(meta), "capacity", int(_num(c[0])))
 
     @v_args(meta=True)
     def zone_word(self, meta, c):
