@@ -797,7 +797,11 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def sc_view(self, meta, c):
-        return A.ScView(self._span(meta), c[0], str(c[1]), c[2])
+        name = str(c[1]) if len(c) == 3 else f"{c[1]}[{_num(c[2]) if c[2].type == 'NUMBER' else c[2]}]"
+        return A.ScView(self._span(meta), c[0], name, c[-1])
+
+    def view_member(self, c):
+        return c[0]
 
     @v_args(meta=True)
     def sc_random(self, meta, c):
