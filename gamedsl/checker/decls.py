@@ -295,7 +295,9 @@ def _check_family(g: Globals, d: A.ZoneDecl) -> List[Diagnostic]:
     diags: List[Diagnostic] = []
     fam = d.family
     if fam.enum is not None:
+        g.types[fam.enum] = T.ANY  # (the enum's name, not a value)
         if not isinstance(fam.enum, A.Name):
+            infer(fam.enum, Env(g, []))
             diags.append(Diagnostic("E313", f"zone family {d.name} is indexed by an enum's name "
                                     "or by a range of numbers", fam.enum.span,
                                     f"write 'zone {d.name}[COLOUR]' or 'zone {d.name}[1..4]'"))
@@ -306,6 +308,7 @@ def _check_family(g: Globals, d: A.ZoneDecl) -> List[Diagnostic]:
                                  f"of a range: 'zone {d.name}[1..4]'"))
         else:
             g.use(fam.enum.name)
+            g.types[fam.enum] = T.Enum(fam.enum.name)
         return diags
     for bound in (fam.low, fam.high):
         env = Env(g, diags, pure="in the size of a zone family")

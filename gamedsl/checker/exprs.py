@@ -208,6 +208,9 @@ def _index(e: A.Index, env: Env, expect, role):
         key = info.key_type if info is not None else T.ANY
         expect_type(e.index, env, key, f"the key of table {obj.name}")
         return T.Row(obj.name)
+    if obj == T.ANY:  # (after an error: say nothing of the index it cannot know the type of)
+        infer(e.index, env)
+        return T.ANY
     if isinstance(obj, T.Family):
         expect_type(e.index, env, obj.index, f"which zone of {obj.name}")
         return obj.zone
