@@ -268,6 +268,11 @@ class Rulebook:
                 flags.append("not shown to the players")
             if d.name in self.revealed:
                 flags.append("laid open for everyone when the game is over")
+            if d.family is not None:
+                family = d.family
+                each = (f"each word of {family.enum.name}" if family.enum is not None else
+                        f"each number from {self.src.text(family.low)} to {self.src.text(family.high)}")
+                flags.insert(0, f"one for {each}, named {d.name}[...]")
             lead = self._lead(d)
             out.append(f"- {whose} {self.named(d.name)} (of {kinds}): " + "; ".join(flags) + "." + (f" {lead}" if lead else ""))
         return "\n".join(out) + "\n"
@@ -286,6 +291,8 @@ class Rulebook:
             return f"when it runs out, **{flag.arg}** is shuffled into it"
         if flag.word == "grid":
             return f"a board of {flag.arg[0]} × {flag.arg[1]} cells" if flag.arg else "a board without edges"
+        if flag.word == "capacity":
+            return f"holds at most {flag.arg}"
         return flag.word
 
     def variables(self) -> str:
