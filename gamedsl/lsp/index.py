@@ -234,6 +234,12 @@ class Index:
         elif isinstance(d, A.ZoneDecl):
             for k in d.kinds:
                 self._global(k.span, k.name)
+            if d.family is not None:  # `[colour]` names an enum; `[1..player_count + 1]`, numbers
+                for e in (d.family.enum, d.family.low, d.family.high):
+                    if isinstance(e, A.Name) and e is d.family.enum:
+                        self._global(e.span, e.name)
+                    else:
+                        self._expr(e, scope)
             for f in d.flags:
                 if f.word == "refill" and isinstance(f.arg, str):
                     self._global(self.find(f.span, f.arg, r"\bfrom"), f.arg)
