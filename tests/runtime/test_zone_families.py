@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from gamedsl.errors import RuleError
+from gamedsl.errors import GameError, RuleError
 from gamedsl.pipeline import load
 
 GAME = '''game "families"
@@ -111,3 +111,12 @@ def test_a_family_s_visibility_holds_for_each_of_its_zones(game):
 def test_display_names_a_family_for_each_of_its_zones(game):
     assert game.program.display.table[:3] == [("pile[red]", "Pile red"), ("pile[blue]", "Pile blue"),
                                              ("pile[green]", "Pile green")]
+
+
+def test_ends_that_give_no_zone_with_some_player_count_are_refused_at_load(tmp_path):
+    path = tmp_path / "few.game"
+    path.write_text(GAME.replace("row[1..player_count + 1]", "row[1..player_count - 2]"), "utf-8")
+    with pytest.raises(GameError) as err:
+        load(str(path))
+    [diag] = err.value.diagnostics
+    assert diag.code == "E507" and "with 2 players it goes from 1 to 0" in diag.message
