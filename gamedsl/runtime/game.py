@@ -500,9 +500,7 @@ class Game:
         hidden zones, in other players' own zones, in no zone) it knows only by their count."""
         out = set()
         for name, info in self.program.zones.items():
-            z = state["zones"].get(name)
-            if z is None:  # a zone of a family that has fewer zones with this many players
-                continue
+            z = state["zones"][name]
             for owner, items in (enumerate(z) if info.per_player else [(-1, z)]):
                 if self.sees(name, owner, seat):
                     out.update(items.values() if isinstance(items, dict) else items)
@@ -532,9 +530,9 @@ class Game:
             return list(items)
 
         for name, info in p.zones.items():
-            z = state["zones"].get(name)
-            if z is None:  # (as above)
-                continue
+            if info.players is not None and state["n"] not in info.players:
+                continue  # a zone of a family that has fewer zones with this many players (empty)
+            z = state["zones"][name]
             zones[name] = [show(name, o, z[o]) for o in range(state["n"])] if info.per_player else show(name, -1, z)
         # A var naming a component the seat cannot see shows "?" in its place, as the zone it
         # lies in shows only a count: otherwise `next_card: 12` would name the deck's top card.

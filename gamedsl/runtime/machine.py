@@ -958,8 +958,6 @@ class Machine:
             "stack": [], "pending": None, "said": [], "moved": [],
         }
         for name, info in self.p.zones.items():
-            if info.players is not None and n not in info.players:
-                continue  # a zone of a family that has fewer zones with n players
             empty = (lambda: {}) if info.grid else list
             state["zones"][name] = [empty() for _ in range(n)] if info.per_player else empty()
         ctx = Ctx(self.p, state, {}, cat, pure=False)

@@ -40,9 +40,7 @@ def _hidden_places(machine, state: dict, seat: int) -> List[Tuple[str, int, obje
     """(zone, owner, container) for every zone the seat cannot look into, in declaration order."""
     out = []
     for name, info in machine.p.zones.items():
-        z = state["zones"].get(name)
-        if z is None:  # a zone of a family that has fewer zones with this many players
-            continue
+        z = state["zones"][name]
         if info.per_player:
             out.extend((name, o, z[o]) for o in range(state["n"]) if unseen_by(machine, name, o, seat))
         elif unseen_by(machine, name, -1, seat):

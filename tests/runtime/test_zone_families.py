@@ -65,8 +65,9 @@ def play(game, state, text):
 
 def test_a_range_family_has_as_many_zones_as_its_ends_say_for_this_many_players(game):
     two, four = game.new_game(2, seed=1), game.new_game(4, seed=1)
-    assert [z for z in two["zones"] if z.startswith("row")] == ["row[1]", "row[2]", "row[3]"]
-    assert [z for z in four["zones"] if z.startswith("row")] == [f"row[{i}]" for i in range(1, 6)]
+    assert [z for z in game.view(two, 0)["zones"] if z.startswith("row")] == ["row[1]", "row[2]", "row[3]"]
+    assert [z for z in game.view(four, 0)["zones"] if z.startswith("row")] == [f"row[{i}]" for i in range(1, 6)]
+    assert two["zones"]["row[5]"] == []  # (every zone is in every state; with 2 players, never used)
     assert [game.move_text(two, m) for m in game.legal_moves(two) if m["alt"] == "lay"] == [
         "lay on 1", "lay on 2", "lay on 3"]
     assert game.info.zone("row[5]").players == (4,) and game.info.zone("row[3]").players is None
