@@ -51,7 +51,7 @@ def _hidden_places(machine, state: dict, seat: int) -> List[Tuple[str, int, obje
 def determinize(machine, state: dict, seat: int, rng: random.Random, tries: int = 50,
                 public_facts=None) -> dict:
     """A full state the seat cannot tell from `state`, drawn with `rng` (see the module doc)."""
-    sample = clone(state)
+    sample = machine.clone(state)
     sample["said"] = []
     sample.pop("told", None)
     cat = machine.catalogue(sample)
