@@ -23,6 +23,7 @@ from gamedsl.syntax.tablefiles import parse_csv
 from gamedsl.runtime.wordlists import Folding, option_in_name, word_list
 from gamedsl.checker.checker import CheckResult, check
 from gamedsl.compiler import backend as generated
+from gamedsl.compiler import copier, listing
 from gamedsl.compiler.compiler import Compiler
 from gamedsl.runtime.game import Game
 
@@ -300,6 +301,8 @@ def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None,
     kwargs = {"max_steps": max_steps} if max_steps else {}
     if backend == "compiled":
         kwargs["blocks"] = blocks(program)
+        kwargs["listing"] = listing.factory(program)
+        kwargs["copier"] = copier.copier(program)
     game = Game(program, path, checked.sources, snippets=checked.compiler.snippets(program), **kwargs)
     game.warnings = [d for d in checked.diagnostics if not d.is_error]
     return game

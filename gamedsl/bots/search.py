@@ -16,7 +16,6 @@ The seat kinds `gamedsl play` and `gamedsl simulate` offer are listed in gamedsl
 
 from __future__ import annotations
 
-import marshal
 import math
 import random
 import time
@@ -33,22 +32,23 @@ from gamedsl.runtime.state import clone
 # ---------------------------------------------------------------- shared helpers
 
 
-def score_margin(game, state: dict, seat: int) -> float:
-    """The seat's heuristic (its score, unless the game declares one) minus the best other's."""
-    scores = game.heuristics(state)
+def score_margin(game, state: dict, seat: int, memo=None) -> float:
+    """The seat's heuristic (its score, unless the game declares one) minus the best other's
+    (`memo`: a search's `game.heuristics_memo()`)."""
+    scores = game.heuristics(state, memo)
     mine = scores[seat]
     others = [s for i, s in enumerate(scores) if i != seat]
     return float(mine - max(others)) if others else float(mine)
 
 
-def rewards(game, state: dict) -> List[float]:
+def rewards(game, state: dict, memo=None) -> List[float]:
     """1 shared among the winners; for a game stopped early, among the best heuristics (or scores)."""
     n = state["n"]
     flow = state["flow"]
     if flow["over"] and not flow["unfinished"]:
         winners = game.results(state)["winners"]
     else:
-        scores = game.heuristics(state)
+        scores = game.heuristics(state, memo)
         best = max(scores)
         winners = [s for s in range(n) if scores[s] == best]
     out = [0.0] * n
@@ -57,14 +57,14 @@ def rewards(game, state: dict) -> List[float]:
     return out
 
 
-def leaf_rewards(game, state: dict) -> List[float]:
+def leaf_rewards(game, state: dict, memo=None) -> List[float]:
     """What a search judges a position by: a finished game by who won (`rewards`); a game
     cut short by each seat's lead over the best other seat, squashed into (0, 1) relative to
     the size of the scores, so a bigger lead is worth more and a tie is worth 1/2."""
     flow = state["flow"]
     if flow["over"] and not flow["unfinished"]:
-        return rewards(game, state)
-    scores = [float(h) for h in game.heuristics(state)]
+        return rewards(game, state, memo)
+    scores = [float(h) for h in game.heuristics(state, memo)]
     if len(scores) < 2:
         return [0.5] * len(scores)
     out = []
@@ -80,8 +80,7 @@ def _finish_secret_choice(game, state: dict, seat: int, rng: random.Random) -> N
         waiting = [s for s in game.waiting_for(state) if s != seat]
         if not waiting:
             return
-        moves = game.legal_moves(state, waiting[0])
-        game.apply_legal(state, rng.choice(moves), in_place=True)
+        game.apply_legal(state, game.random_move(state, waiting[0], rng), in_place=True)
 
 
 # ---------------------------------------------------------------- greedy
@@ -117,13 +116,16 @@ class GreedyBot:
             return moves[0]
         worlds = [game.resample(state, seat, self.rng) for _ in range(self.samples)]
         totals = [0.0] * len(moves)
+        # (most moves change a few seats' holdings: the others' heuristics, and the mover's
+        # in the worlds that differ only where it does not look, are worked out once)
+        memo = game.heuristics_memo()
         # (the states after the moves are scored, never listed: no listing ahead at their
         # choices, only the check that each has a move, which gives the same states)
         for world in worlds:
             for i, move in enumerate(moves):
                 after = game.apply_legal(world, move, list_ahead=False)
                 _finish_secret_choice(game, after, seat, self.rng)
-                totals[i] += score_margin(game, after, seat)
+                totals[i] += score_margin(game, after, seat, memo)
         best = max(totals)
         return moves[self.rng.choice([i for i, t in enumerate(totals) if t == best])]
 
@@ -198,6 +200,7 @@ class MctsBot:
         self.iterations = 0  # iterations run in all decisions (for benchmarks)
         self.errors = 0      # iterations abandoned because a rule failed in a sample
         self._own: tuple = ((), ())  # this decision's moves for the seat and their keys
+        self._memo = None
 
     def choose(self, state: dict) -> dict:
         game, seat = self.game, self.seat
@@ -206,6 +209,7 @@ class MctsBot:
             return moves[0]
         root = new_node()
         self._pool = []
+        self._memo = game.heuristics_memo()  # (for this decision's states)
         deadline = time.perf_counter() + self.ms / 1000.0 if self.ms else None
         if self.top and len(moves) > self.top:
             shortlist = self._shortlist(state, moves)
@@ -236,7 +240,7 @@ class MctsBot:
         for i, move in enumerate(moves):
             after = game.apply_legal(world, move)
             _finish_secret_choice(game, after, seat, self.rng)
-            margins.append((score_margin(game, after, seat), -i))
+            margins.append((score_margin(game, after, seat, self._memo), -i))
         order = sorted(range(len(moves)), key=lambda i: margins[i], reverse=True)
         return {_key(moves[i]) for i in order[:k]}
 
@@ -257,12 +261,12 @@ class MctsBot:
         pool = self._pool
         if self.worlds and len(pool) >= self.worlds:
             world, root_moves = pool[self.rng.randrange(len(pool))]
-            world = clone(world)
+            world = self.game.clone(world)
             world["rng"] = self.rng.getrandbits(64)  # the hidden cards repeat; the future draws need not
             return world, root_moves
         world, root_moves = self.game.resample(state, self.seat, self.rng, self.tries), {}
         if self.worlds:
-            pool.append((clone(world), root_moves))
+            pool.append((self.game.clone(world), root_moves))
         return world, root_moves
 
     def _root_moves(self, world: dict, seat: int, cache: dict):
@@ -286,7 +290,9 @@ class MctsBot:
         if not game.has_typed_moves(world, seat):
             legal = game.legal_moves(world, seat)
             return legal, [_key(m) for m in legal], False
-        seen = marshal.dumps((self.game.view(world, seat), world["stack"], world["pending"]))
+        # (written out by repr: marshal's bytes depend on which values the state shares, and
+        # a copy shares them differently from the state it was made from)
+        seen = repr((self.game.view(world, seat), world["stack"], world["pending"]))
         listed = node.setdefault("ls", {}).setdefault(seat, {})
         hit = listed.get(seen)
         if hit is None:
@@ -352,12 +358,12 @@ class MctsBot:
                 waiting = game.waiting_for(world)
                 if not waiting:
                     break
-                game.apply_legal(world, rng.choice(game.legal_moves(world, waiting[0])), in_place=True)
+                game.apply_legal(world, game.random_move(world, waiting[0], rng), in_place=True)
                 steps += 1
         except RuleError:
             self.errors += 1
             return
-        reward = leaf_rewards(game, world)
+        reward = leaf_rewards(game, world, self._memo)
         for node, picks in path:
             for s, _, key in picks:
                 e = node["st"][s][key]

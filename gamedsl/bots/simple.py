@@ -14,7 +14,11 @@ class RandomBot:
         self.rng = random.Random(seed * 1000 + seat)
 
     def choose(self, state: dict) -> dict:
-        return self.rng.choice(self.game.legal_moves(state, self.seat))
+        # (the draw rng.choice(legal_moves) would make, without a dict per legal move)
+        move = self.game.random_move(state, self.seat, self.rng)
+        if move is None:
+            raise IndexError("no legal move to choose from")
+        return move
 
 
 class FirstBot:

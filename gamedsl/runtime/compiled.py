@@ -21,10 +21,16 @@ class CompiledMachine(Machine):
     # what generated code calls besides the machine's own methods
     helpers = (sized, bounded, is_number, RuleError, plain)
 
-    def __init__(self, program, make, max_steps: int = DEFAULT_MAX_STEPS):
+    def __init__(self, program, make, max_steps: int = DEFAULT_MAX_STEPS, listing=None, copier=None):
         super().__init__(program, max_steps=max_steps)
         self.make = make
         self.fns = make(self)
+        # each choice's generated listing (gamedsl.compiler.listing), by statement; the
+        # game's copier of states (gamedsl.compiler.copier)
+        if listing is not None:
+            self.listers = listing(self.listing_helpers())
+        if copier is not None:
+            self.clone = copier
 
     def observe(self, observer) -> None:
         """An observer is told of every statement: while one looks, the statements run

@@ -20,6 +20,7 @@ from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
 from gamedsl.runtime.info import describe
 from gamedsl.runtime.compiled import CompiledMachine
 from gamedsl.runtime.machine import TIMEOUT, Machine
+from gamedsl.runtime.readmemo import ScoreMemo, new_memo
 from gamedsl.runtime.resample import determinize
 
 TIMEOUT_TEXT = "time ran out"  # how the timeout move is written (logs, the terminal, scenarios)
@@ -83,14 +84,15 @@ class Game:
     """A loaded, checked and compiled game."""
 
     def __init__(self, program, path: str = "<text>", sources: Optional[dict] = None,
-                 max_steps: int = DEFAULT_MAX_STEPS, snippets=None, blocks=None):
+                 max_steps: int = DEFAULT_MAX_STEPS, snippets=None, blocks=None, listing=None, copier=None):
         self.program = program
         self.path = path
         self.sources = sources or {}
         # `blocks`: the factory of the game's generated block functions (the compiling back
-        # end); without it the interpreter runs the rules
+        # end); without it the interpreter runs the rules. `listing`: the factory of its
+        # choices' generated listings; `copier`: its generated copy of a state.
         if blocks is not None:
-            self._machine = CompiledMachine(program, blocks, max_steps=max_steps)
+            self._machine = CompiledMachine(program, blocks, max_steps=max_steps, listing=listing, copier=copier)
             self.backend = "compiled"
         else:
             self._machine = Machine(program, max_steps=max_steps)
@@ -176,10 +178,34 @@ class Game:
             out.extend(self._machine.moves_for(state, s, suggestions=suggestions))
         return out
 
+    def move_count(self, state: dict, seat: int) -> int:
+        """How many legal moves `seat` has: `len(legal_moves(state, seat))`, mostly without
+        a move dict for each."""
+        return self._machine.move_table(state, seat).count
+
+    def move_at(self, state: dict, seat: int, i: int) -> dict:
+        """`legal_moves(state, seat)[i]` (a fresh dict), mostly without listing the others."""
+        return self._machine.move_table(state, seat).at(i)
+
+    def random_move(self, state: dict, seat: int, rng) -> Optional[dict]:
+        """A uniformly random legal move of `seat` drawn with `rng` (a random.Random): the
+        move `rng.choice(legal_moves(state, seat))` would be, with the same draw from `rng`,
+        made without a dict per legal move. None if the seat has no move."""
+        table = self._machine.move_table(state, seat)
+        if not table.count:
+            return None
+        return table.at(rng.randrange(table.count))
+
+    def clone(self, state: dict) -> dict:
+        """A copy of `state` that applying moves to in place (`apply_legal(in_place=True)`)
+        never changes the original of. The values the rules hold (a list in a variable)
+        are shared: the engine replaces a value, never changes one in place."""
+        return self._machine.clone(state)
+
     def apply(self, state: dict, move: dict) -> dict:
         """The state after `move`; raises MoveError (state unchanged) if it is not legal."""
         move = self._checked(state, move)
-        new = clone(state)
+        new = self._machine.clone(state)
         new["said"] = []
         new.pop("told", None)
         self._machine.submit(new, move)
@@ -255,7 +281,7 @@ class Game:
         Without `list_ahead` the next choice is only checked to have a move, not listed in
         full for the `legal_moves` that usually follows: for a state that is scored, never played on.
         """
-        new = state if in_place else clone(state)
+        new = state if in_place else self._machine.clone(state)
         new["said"] = []
         new.pop("told", None)
         machine = self._machine
@@ -609,11 +635,31 @@ class Game:
             return [0] * state["n"]
         return self._each_seat(state, self.program.score, ctx)
 
-    def heuristics(self, state: dict) -> List[object]:
-        """How well each seat is doing, for bots: the declared `heuristic of p`, else the score."""
-        if self.program.heuristic is None:
-            return self.scores(state)
-        return self._each_seat(state, self.program.heuristic)
+    def heuristics(self, state: dict, memo: Optional[ScoreMemo] = None) -> List[object]:
+        """How well each seat is doing, for bots: the declared `heuristic of p`, else the score.
+
+        With `memo` (from `heuristics_memo()`, kept for the states of one search), a seat's
+        value is taken from an earlier state in which every part of the state it read then
+        holds the same values (gamedsl/runtime/readmemo.py): the same values, worked out once."""
+        declared = self.program.heuristic or self.program.score
+        if memo is None or declared is None:
+            if self.program.heuristic is None:
+                return self.scores(state)
+            return self._each_seat(state, self.program.heuristic)
+        var, fn = declared
+        program, cat = self.program, self._machine.catalogue(state)
+        out = []
+        for seat in range(state["n"]):
+            def evaluate(read, seat=seat):
+                ctx = Ctx(program, read, {var: seat}, cat, pure=True)
+                ctx.memo = {}
+                return fn(ctx)
+            out.append(memo.score(state, seat, evaluate))
+        return out
+
+    def heuristics_memo(self) -> ScoreMemo:
+        """A memo for `heuristics(state, memo)` over the states of one search."""
+        return new_memo(self.program)
 
     def _each_seat(self, state: dict, declared, ctx: Optional[Ctx] = None) -> List[object]:
         """A declared `... of p: expr` evaluated for every seat."""

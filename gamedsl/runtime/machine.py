@@ -22,6 +22,8 @@ from gamedsl.runtime.values import bounded, cell_key, check_cell, is_cell, is_nu
 from gamedsl.errors import RuleError
 from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
 from gamedsl.runtime.ctx import MAX_WORK, WORK_PER_STEP, Ctx, charge
+from gamedsl.runtime.moves import NO_MOVES, Listed, Table
+from gamedsl.runtime.state import clone
 
 # The `alt` of the move a client sends when a timed choice's clock runs out: a move's name is
 # a NAME of the rules, which never holds '@', so it cannot be mistaken for an alternative.
@@ -32,6 +34,9 @@ _LOOPS = ("for", "while", "rep")
 
 class Machine:
     work_per_step = WORK_PER_STEP  # (read by the generated code of the compiling back end)
+    # a copy of a state that nothing done to it changes (the compiling back end's copies
+    # only what the rules change)
+    clone = staticmethod(clone)
 
     def __init__(self, program, max_steps: int = DEFAULT_MAX_STEPS, snippet=None):
         self.p = program
@@ -57,6 +62,9 @@ class Machine:
         # search the list once per component)
         self._moved_seen = (None, set())
         self.observer = None  # an Observer (gamedsl/runtime/observer.py), or None
+        # each statement's generated listing of its choice's moves, or None (none: the
+        # interpreter lists every choice)
+        self.listers: list = []
         # each kind of statement record -> the method carrying it out
         self.handlers = {
             P.LetStmt: self._do_let, P.AssignStmt: self._do_assign, P.CallStmt: self._do_call,
@@ -598,12 +606,15 @@ class Machine:
             listed = self.moves_for(state, player, first_only=True)
         else:
             try:
-                listed = self.moves_for(state, player)
+                table = self.listing(state, player)
+                if table is None:
+                    table = Listed(self.moves_for(state, player))
             except RuleError:
                 # a listing that fails says so where the moves are asked for, as it always has
                 listed = self.moves_for(state, player, first_only=True)
             else:
-                self._listed = (state, state["pending"], player, listed)
+                listed = table.count
+                self._listed = (state, state["pending"], player, table)
         if not listed:
             state["pending"] = None
             self._listed = None
@@ -643,7 +654,11 @@ class Machine:
             self._listed = None
             # (the same decision, not changed since: a submitted move makes a new pending)
             if listed[1] is state["pending"] and listed[2] == seat and not first_only:
-                return listed[3]
+                return listed[3].moves()
+        if not first_only:
+            table = self.listing(state, seat)
+            if table is not None:
+                return table.moves()
         choice = self._choice_for(state, seat)
         if choice is None:
             return []
@@ -666,11 +681,44 @@ class Machine:
                 break
         return out
 
+    def listing(self, state, seat: int):
+        """The seat's moves at the pending decision as a table, by the choice's generated
+        listing (the compiling back end's `listers`), or None where the interpreter lists them."""
+        pending = state["pending"]
+        if pending is None:
+            return None
+        sid = pending["s"]
+        fn = self.listers[sid] if sid < len(self.listers) else None
+        if fn is None:
+            return None
+        choice = self._choice_for(state, seat)
+        if choice is None:
+            return NO_MOVES
+        ctx = self.ctx(state, choice[1], pure=True)
+        ctx.memo = {}
+        return fn(ctx, seat)
+
+    def listing_helpers(self) -> tuple:
+        """What a generated listing calls: the errors' class and writer, the most moves of a
+        choice, the table, and the interpreter's listing of an alternative's moves one by one."""
+        return (RuleError, plain, MAX_MOVES, Table, self._product, self._enumerate)
+
+    def move_table(self, state, seat: int):
+        """The seat's legal moves as a table (gamedsl/runtime/moves.py): how many, the i-th.
+        The decision's listing made when the choice was reached is used, not taken: the
+        table's moves are handed out as copies."""
+        listed = self._listed
+        if listed is not None and listed[0] is state and listed[1] is state["pending"] and listed[2] == seat:
+            return listed[3]
+        table = self.listing(state, seat)
+        return table if table is not None else Listed(self.moves_for(state, seat))
+
     @staticmethod
-    def _product(ctx, alt, seat, out, first_only=False):
+    def _product(ctx, alt, seat, out, first_only=False, before=0):
         """The moves of an alternative whose choices do not depend on one another: each
         parameter's list is computed once (not once per value of the parameters before it),
-        in order, stopping at an empty one as the step-by-step listing would."""
+        in order, stopping at an empty one as the step-by-step listing would. (`before`: the
+        moves of the choice counted but not in `out`, as a table of moves keeps them.)"""
         domains = []
         count = 1
         for param in alt.params:
@@ -687,7 +735,7 @@ class Machine:
             if first_only:
                 out.append({"seat": seat, "alt": name, "args": [d[0] for d in domains]})
                 return
-            if len(out) + count > MAX_MOVES:
+            if before + len(out) + count > MAX_MOVES:
                 raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
                                 "narrow its parameters' lists, or ask in two steps")
             if len(domains) == 1:  # (a choice of one thing: no tuples to unpack)
@@ -701,7 +749,7 @@ class Machine:
             work = ctx.work
             passed = alt.filter(ctx, domains, count)
             if passed is not None:
-                if len(out) + len(passed) <= MAX_MOVES:
+                if before + len(out) + len(passed) <= MAX_MOVES:
                     out.extend({"seat": seat, "alt": name, "args": args} for args in passed)
                     return
                 ctx.work = work  # too many moves: the loop below says so where it stops
@@ -719,14 +767,14 @@ class Machine:
                 out.append({"seat": seat, "alt": name, "args": list(args)})
                 if first_only:
                     break
-                if len(out) > MAX_MOVES:
+                if before + len(out) > MAX_MOVES:
                     raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
                                     "narrow its parameters' lists, or ask in two steps")
         ctx.work = MAX_WORK - work_left
         for n in names:
             env.pop(n, None)
 
-    def _enumerate(self, ctx, alt, i, args, seat, out, first_only=False):
+    def _enumerate(self, ctx, alt, i, args, seat, out, first_only=False, before=0):
         if alt.typed is not None:
             self._suggestions(ctx, alt, seat, out, first_only)
             return
@@ -754,7 +802,7 @@ class Machine:
                     out.append({"seat": seat, "alt": alt.name, "args": args + [value]})
                     if first_only:
                         break
-                    if len(out) > MAX_MOVES:
+                    if before + len(out) > MAX_MOVES:
                         raise RuleError("E504", f"a choice of more than {MAX_MOVES:,} moves", alt.span,
                                         "narrow its parameters' lists, or ask in two steps")
             ctx.env.pop(name, None)
@@ -762,7 +810,7 @@ class Machine:
         for value in domain:
             ctx.env[param.name] = value
             args.append(value)
-            self._enumerate(ctx, alt, i + 1, args, seat, out, first_only)
+            self._enumerate(ctx, alt, i + 1, args, seat, out, first_only, before)
             args.pop()
         ctx.env.pop(param.name, None)
 

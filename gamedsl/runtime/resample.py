@@ -51,7 +51,7 @@ def _hidden_places(machine, state: dict, seat: int) -> List[Tuple[str, int, obje
 def determinize(machine, state: dict, seat: int, rng: random.Random, tries: int = 50,
                 public_facts=None) -> dict:
     """A full state the seat cannot tell from `state`, drawn with `rng` (see the module doc)."""
-    sample = clone(state)
+    sample = machine.clone(state)
     sample["said"] = []
     sample.pop("told", None)
     cat = machine.catalogue(sample)
@@ -93,31 +93,23 @@ def determinize(machine, state: dict, seat: int, rng: random.Random, tries: int 
 def _fill(machine, sample: dict, places, slot_kinds: List[str], deal: Dict[str, List[int]], cat) -> None:
     """Deal the shuffled components into the hidden slots (the rest stay in no zone)."""
     where = sample["where"]
-    taken = {kind: 0 for kind in deal}
-
-    def next_of(kind):
-        i = taken[kind]
-        taken[kind] = i + 1
-        return deal[kind][i]
-
-    i = 0
+    # (each kind's components in their dealt order, taken one after another)
+    dealt = {kind: iter(ids) for kind, ids in deal.items()}
+    kinds = iter(slot_kinds)
     for name, owner, z in places:
         if isinstance(z, dict):
             for key in sorted(z):
-                c = z[key] = next_of(slot_kinds[i])
+                c = z[key] = next(dealt[next(kinds)])
                 where[c] = [name, owner, key]
-                i += 1
             continue
-        for k in range(len(z)):
-            z[k] = next_of(slot_kinds[i])
-            i += 1
+        z[:] = [next(dealt[next(kinds)]) for _ in range(len(z))]
         sort_key = machine.p.zones[name].sorted_by
         if sort_key is not None:
             z.sort(key=lambda c: cat.attrs[c].get(sort_key, 0))
         for c in z:
             where[c] = [name, owner, None]
-    for kind, ids in deal.items():
-        for c in ids[taken[kind]:]:
+    for rest in dealt.values():
+        for c in rest:
             where[c] = None
 
 

@@ -26,7 +26,7 @@ import attrs
 
 from gamedsl.sim import cluster as dask_cluster
 from gamedsl.sim.coverage import Coverage, merge
-from gamedsl.bots.external import Forfeit
+from gamedsl.bots.external import ExternalBot, Forfeit
 from gamedsl.bots.registry import make_bot
 from gamedsl.errors import MoveError, RuleError
 from gamedsl.pipeline import load
@@ -82,7 +82,12 @@ def play_one(game, spec: SimSpec, index: int) -> dict:
             if not waiting:
                 raise RuleError("E503", "the rules wait for no player but the game is not over")
             move = _choose(bots, waiting[0], state)
-            state = game.apply(state, move)
+            if isinstance(bots[waiting[0]], ExternalBot):
+                state = game.apply(state, move)  # (another program's answer: checked, on a copy)
+            else:
+                # a move of the engine's own bots is one of the seat's legal moves: played in
+                # place, as a playout is (no bot keeps the state it was asked about)
+                state = game.apply_legal(state, move, in_place=True)
             moves += 1
         record["moves"] = moves
         result = game.results(state)

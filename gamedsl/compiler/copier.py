@@ -1,0 +1,109 @@
+"""A game's copier of states, generated from its zones' shapes: the fast clone of search.
+
+A state is plain data, and marshal's round trip (gamedsl/runtime/state.py) copies all of it.
+Moves change only some of it, always in the same places: the zones' lists and grids, the
+per-player variables' lists, the component states' lists, the variables' dicts, the frames,
+the pending decision, what was said and moved. Every value the rules hold (a number, a
+text, a list in a variable, a frame's `for` items) is replaced when it changes, never
+changed in place (an item assignment copies its list first), so the copy shares those
+values and copies only the containers, each with the copy its shape needs (a grid a dict, a
+player's zone a list per seat). The options are shared too: nothing changes them once a
+game begins.
+
+The source names no zone or variable: the zones' names are taken from the Program when the
+copier is made. A state with keys the copier does not know (or without some) is copied key
+by key, the unknown ones by marshal.
+"""
+
+from __future__ import annotations
+
+import marshal
+
+# a state's keys, in the order a new state has them (gamedsl/runtime/machine.py new_state)
+KEYS = ("n", "options", "rng", "vars", "pvars", "zones", "cstate", "where", "flow", "stack",
+        "pending", "said", "moved")
+
+
+def _frame(f: dict) -> dict:
+    k = f["k"]
+    if k == "act":
+        return {"k": "act", "env": dict(f["env"])}
+    if k == "secret":
+        return {**f, "todo": list(f["todo"])}
+    return dict(f)
+
+
+def _pending(p):
+    if p is None:
+        return None
+    p = dict(p)
+    if "got" in p:
+        p["got"] = dict(p["got"])
+    return p
+
+
+def _deep(v):
+    return marshal.loads(marshal.dumps(v))
+
+
+def generate(zones) -> str:
+    """The source of `make(Z, H)`, returning `clone(state)` for a game whose zones (in the
+    Program's order) are `zones`: Z their names, H the copier's helpers."""
+    parts = []
+    lines = ["def make(Z, H):", "    frame, pending, deep, KEYS, TOLD, by_key = H"]
+    for i, info in enumerate(zones):
+        lines.append(f"    Z{i} = Z[{i}]")
+        one = "dict" if info.grid else "list"
+        parts.append(f"Z{i}: [{one}(x) for x in z[Z{i}]]" if info.per_player else f"Z{i}: {one}(z[Z{i}])")
+    lines += [
+        "    def clone(s):",
+        "        told = len(s) == 14",
+        "        if s.keys() != (TOLD if told else KEYS):",
+        "            return by_key(s)",
+        "        z = s['zones']",
+        "        new = {'n': s['n'], 'options': s['options'], 'rng': s['rng'], 'vars': dict(s['vars']),",
+        "                'pvars': {k: list(v) for k, v in s['pvars'].items()},",
+        "                'zones': {" + ", ".join(parts) + "},",
+        "                'cstate': {k: list(v) for k, v in s['cstate'].items()},",
+        "                'where': list(s['where']), 'flow': dict(s['flow']),",
+        "                'stack': [frame(f) for f in s['stack']], 'pending': pending(s['pending']),",
+        "                'said': list(s['said']), 'moved': list(s['moved'])}",
+        "        if told:  # (`say ... to`: [seat, messages before it, text], each kept whole)",
+        "            new['told'] = list(s['told'])",
+        "        return new",
+        "    return clone",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def copier(program):
+    """The clone function of `program`'s states (a new dict sharing none of the containers
+    the rules change with the given state)."""
+    zones = list(program.zones.values())
+    names = list(program.zones)
+    namespace: dict = {}
+    exec(compile(generate(zones), "<gamedsl copier>", "exec"), namespace)  # noqa: S102 - our own source
+
+    def by_key(s: dict) -> dict:
+        # a state of another shape (a `say ... to` kept, keys added or missing): key by key,
+        # in its own order, the keys the fast path knows as it copies them
+        out = {}
+        for k, v in s.items():
+            if k in ("vars", "flow"):
+                out[k] = dict(v)
+            elif k in ("pvars", "cstate"):
+                out[k] = {name: list(x) for name, x in v.items()}
+            elif k in ("where", "said", "moved", "told"):
+                out[k] = list(v)
+            elif k == "stack":
+                out[k] = [_frame(f) for f in v]
+            elif k == "pending":
+                out[k] = _pending(v)
+            elif k in ("n", "rng", "options"):
+                out[k] = v
+            else:  # the zones (their shapes known only by name here), any other key
+                out[k] = _deep(v)
+        return out
+
+    return namespace["make"](names, (_frame, _pending, _deep, frozenset(KEYS),
+                                              frozenset(KEYS + ("told",)), by_key))

@@ -1,0 +1,177 @@
+"""A memo of a seat's score (or heuristic) across the states a search looks at, keyed by what
+the score read: reused only where every part of the state it read holds the same values.
+
+A search scores thousands of states that differ in a few places: the move tried changes
+the mover's zones, and the other seats' scores, which read only their own, come out as
+before. The first time a seat is scored, the state is read through a recorder that notes
+each part read (a variable, a player's zone, a component's state, the whole of a zone of
+the table...) with its value; the score is kept under those parts. A later state whose same
+parts hold the same values gets the kept score without evaluating it. That is exact, not a
+guess: an expression has no effects and reads nothing but the state, the seat and the
+game's fixed facts (its components, tables, options), so the same values read give the same
+evaluation, step by step, to the same result. A score that reads the state in a way the
+recorder does not follow (any error while recording) is evaluated as always, and not kept.
+"""
+
+from __future__ import annotations
+
+from typing import Dict, Optional
+
+# the parts of a state read through a second level: name -> a list by seat or component
+_BY_INDEX = ("pvars", "cstate")
+_BY_NAME = ("vars", "flow")
+
+
+def _frozen(v):
+    """A value as a key: lists as tuples, a grid as its (cell, component) pairs."""
+    t = type(v)
+    if t is list:
+        return tuple([_frozen(x) if type(x) in (list, dict) else x for x in v])
+    if t is dict:
+        return frozenset((k, _frozen(x)) for k, x in v.items())
+    return v
+
+
+class _Log:
+    __slots__ = ("reads", "per_player")
+
+    def __init__(self, per_player):
+        self.reads: Dict[tuple, object] = {}
+        self.per_player = per_player
+
+    def note(self, path: tuple, value):
+        if path not in self.reads:
+            self.reads[path] = _frozen(value)
+        return value
+
+
+class _Whole:
+    """A container of the state that is only ever read whole (any use of it notes all of it)."""
+
+    __slots__ = ("real", "path", "log")
+
+    def __init__(self, real, path, log):
+        self.real, self.path, self.log = real, path, log
+
+    def _all(self):
+        return self.log.note(self.path, self.real)
+
+    def __len__(self):
+        return len(self._all())
+
+    def __iter__(self):
+        return iter(self._all())
+
+    def __contains__(self, k):
+        return k in self._all()
+
+    def get(self, k, default=None):
+        return self._all().get(k, default)
+
+    def keys(self):
+        return self._all().keys()
+
+    def values(self):
+        return self._all().values()
+
+    def items(self):
+        return self._all().items()
+
+
+class _Indexed(_Whole):
+    """A list by seat or by component (a player's zones, a variable of each player, a state of
+    each component, where each component lies): an item read notes that item only."""
+
+    __slots__ = ()
+
+    def __getitem__(self, i):
+        return self.log.note(self.path + (i,), self.real[i])
+
+
+class _Named(_Whole):
+    """`vars`, `flow`, `pvars`, `cstate`, `zones`: a name read notes what it names."""
+
+    __slots__ = ()
+
+    def __getitem__(self, name):
+        real = self.real[name]
+        path = self.path + (name,)
+        top = path[0]
+        if top in _BY_INDEX or (top == "zones" and name in self.log.per_player):
+            return _Indexed(real, path, self.log)
+        return self.log.note(path, real)
+
+
+class _State(_Whole):
+    __slots__ = ()
+
+    def __getitem__(self, k):
+        real = self.real[k]
+        if k == "zones" or k in _BY_INDEX or k in _BY_NAME:
+            return _Named(real, (k,), self.log)
+        if k == "where":
+            return _Indexed(real, (k,), self.log)
+        return self.log.note((k,), real)
+
+
+def _read(state: dict, path: tuple):
+    v = state
+    for k in path:
+        v = v[k]
+    return v
+
+
+class ScoreMemo:
+    """The scores of one seat-scoring function (`score of p` or `heuristic of p`) kept for
+    the states of one search: states of one game, so of the same players and options (on
+    which the game's fixed facts depend). `per_player`: the names of the per-player zones."""
+
+    def __init__(self, per_player):
+        self.per_player = frozenset(per_player)
+        # seat -> the parts read (one tuple of paths per way the evaluation went) -> their values -> score
+        self.kept: Dict[int, Dict[tuple, Dict[tuple, object]]] = {}
+        self.hits = self.misses = 0
+
+    def get(self, state: dict, seat: int):
+        """The kept score of `seat` in `state`, or None."""
+        for paths, by_values in self.kept.get(seat, {}).items():
+            try:
+                values = [_read(state, p) for p in paths]
+            except (KeyError, IndexError, TypeError):
+                continue
+            # (most parts read are numbers, texts and lists of components: a list as a tuple
+            # as it is; a list of lists is not hashable so, and is frozen all the way down)
+            key = tuple([tuple(v) if type(v) is list else v for v in values])
+            try:
+                found = by_values.get(key, _NONE)
+            except TypeError:
+                found = by_values.get(tuple([_frozen(v) for v in values]), _NONE)
+            if found is not _NONE:
+                self.hits += 1
+                return found
+        return None
+
+    def score(self, state: dict, seat: int, evaluate) -> object:
+        """`evaluate(state_to_read)` for `seat`, from the memo when the parts it read before
+        hold the same values in `state`; else evaluated through a recorder and kept."""
+        found = self.get(state, seat)
+        if found is not None:
+            return found
+        self.misses += 1
+        log = _Log(self.per_player)
+        try:
+            value = evaluate(_State(state, (), log))
+        except Exception:  # noqa: BLE001 - read in a way not followed: evaluated as always
+            return evaluate(state)
+        if value is None:
+            return value
+        paths = tuple(log.reads)
+        self.kept.setdefault(seat, {}).setdefault(paths, {})[tuple(log.reads.values())] = value
+        return value
+
+
+_NONE = object()
+
+
+def new_memo(program) -> Optional[ScoreMemo]:
+    return ScoreMemo(name for name, info in program.zones.items() if info.per_player)
