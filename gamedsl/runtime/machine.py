@@ -391,6 +391,9 @@ class Machine:
 
     def _do_end(self, state, ctx, s):
         flow = state["flow"]
+        if s.outcome is not None:
+            # (only then: the flow of a game that never says it is the same as before)
+            flow["outcome"] = s.outcome
         if s.after_round:
             flow["after_round"] = True
             return
