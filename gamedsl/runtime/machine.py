@@ -665,6 +665,78 @@ class Machine:
                 self._enumerate(ctx, alt, 0, [], seat, out, first_only)
             if out and first_only:
                 break
+        if not first_only and len(out) > 1:
+            return self.one_of_each(state, alts, out)
+        return out
+
+    def one_of_each(self, state, alts, moves: list) -> list:
+        """The moves with those that differ only by which of several indistinguishable
+        components they use (same kind, attributes, faces, states, zone, owner and cell, and
+        the same text) listed once: the first of them. A component a variable names is told
+        apart from its copies (the rules can tell them). The others stay legal moves: `apply`
+        takes a move naming any copy, as it always has (logs and saves name the copy played)."""
+        positions = {alt.name: [i for i, param in enumerate(alt.params) if param.kind == "component"]
+                     for alt in alts if alt.typed is None}
+        if not any(positions.values()):
+            return moves
+        cat = self.catalogue(state)
+        where, cstate = state["where"], list(state["cstate"].values())
+        named = self._named_components(state)
+        keys: dict = {}
+
+        def key_of(c):
+            k = keys.get(c)
+            if k is None:
+                if c in named or not (isinstance(c, int) and 0 <= c < len(cat.kind)):
+                    k = keys[c] = ("#", c)
+                else:
+                    k = keys[c] = (cat.kind[c], repr(cat.attrs[c]), cat.show[c], repr(cat.faces[c]) if cat.faces else None,
+                                   tuple(repr(values[c]) for values in cstate), repr(where[c]))
+            return k
+
+        def canon(value, seen):
+            # a component as its look, numbered by first use within the move: (a, b) and (b, a)
+            # of two copies are one move, (a, a) another
+            if isinstance(value, int) and not isinstance(value, bool):
+                k = key_of(value)
+                used = seen.setdefault(k, [])
+                if value not in used:
+                    used.append(value)
+                return k, used.index(value)
+            if isinstance(value, list):
+                return tuple(canon(v, seen) for v in value)
+            return repr(value)
+
+        out, listed = [], set()
+        for move in moves:
+            where_ = positions.get(move["alt"])
+            if not where_:
+                out.append(move)
+                continue
+            seen: dict = {}
+            args = move["args"]
+            key = (move["alt"], tuple(canon(a, seen) if i in where_ else repr(a) for i, a in enumerate(args)))
+            if key not in listed:
+                listed.add(key)
+                out.append(move)
+        return out
+
+    def _named_components(self, state) -> set:
+        """The components the game's variables name now (a var of a component or a list of them)."""
+        out: set = set()
+
+        def add(v):
+            if isinstance(v, int) and not isinstance(v, bool):
+                out.add(v)
+            elif isinstance(v, list):
+                for x in v:
+                    add(x)
+        for var in self.p.global_vars:
+            if var.kind == "component":
+                add(state["vars"][var.name])
+        for var in self.p.player_vars:
+            if var.kind == "component":
+                add(state["pvars"][var.name])
         return out
 
     @staticmethod
