@@ -46,6 +46,7 @@ class Machine:
         # same decision that nearly always follows (a bot's, a client's): (state, its pending,
         # seat, moves). Handed out once, so the caller owns the list.
         self._listed = None
+        self._looks_of = None   # (catalogue, each component's look): see one_of_each
         # Whether a `choose` lists all its moves when reached (kept for the listing that
         # nearly always follows), or only makes sure there is one: a search that scores the
         # state after each move and never lists there turns it off while it searches.
@@ -675,30 +676,31 @@ class Machine:
         the same text) listed once: the first of them. A component a variable names is told
         apart from its copies (the rules can tell them). The others stay legal moves: `apply`
         takes a move naming any copy, as it always has (logs and saves name the copy played)."""
-        positions = {alt.name: [i for i, param in enumerate(alt.params) if param.kind == "component"]
+        positions = {alt.name: frozenset(i for i, param in enumerate(alt.params) if param.kind == "component")
                      for alt in alts if alt.typed is None}
         if not any(positions.values()):
             return moves
         cat = self.catalogue(state)
-        where, cstate = state["where"], list(state["cstate"].values())
+        statics = self._looks(cat)
+        where, cstates = state["where"], list(state["cstate"].values())
         named = self._named_components(state)
-        keys: dict = {}
+        looks: dict = {}
 
-        def key_of(c):
-            k = keys.get(c)
+        def look(c):
+            k = looks.get(c)
             if k is None:
-                if c in named or not (isinstance(c, int) and 0 <= c < len(cat.kind)):
-                    k = keys[c] = ("#", c)
+                if c in named or not 0 <= c < len(statics):
+                    k = ("#", c)
                 else:
-                    k = keys[c] = (cat.kind[c], repr(cat.attrs[c]), cat.show[c], repr(cat.faces[c]) if cat.faces else None,
-                                   tuple(repr(values[c]) for values in cstate), repr(where[c]))
+                    k = (statics[c], repr([v[c] for v in cstates]) if cstates else "", repr(where[c]))
+                looks[c] = k
             return k
 
         def canon(value, seen):
             # a component as its look, numbered by first use within the move: (a, b) and (b, a)
             # of two copies are one move, (a, a) another
-            if isinstance(value, int) and not isinstance(value, bool):
-                k = key_of(value)
+            if type(value) is int:
+                k = look(value)
                 used = seen.setdefault(k, [])
                 if value not in used:
                     used.append(value)
@@ -707,19 +709,58 @@ class Machine:
                 return tuple(canon(v, seen) for v in value)
             return repr(value)
 
+        # no two of the components named look alike (the usual case): nothing to merge
+        named_here = set()
+        for move in moves:
+            comps = positions.get(move["alt"])
+            if comps:
+                args = move["args"]
+                for i in comps:
+                    a = args[i]
+                    if type(a) is int:
+                        named_here.add(a)
+                    else:
+                        named_here.add(-1)  # (a list of components: looked at below)
+        if -1 not in named_here and len({look(c) for c in named_here}) == len(named_here):
+            return moves
         out, listed = [], set()
         for move in moves:
-            where_ = positions.get(move["alt"])
-            if not where_:
+            comps = positions.get(move["alt"])
+            if not comps:
                 out.append(move)
                 continue
-            seen: dict = {}
-            args = move["args"]
-            key = (move["alt"], tuple(canon(a, seen) if i in where_ else repr(a) for i, a in enumerate(args)))
+            key = [move["alt"]]
+            cs = []
+            for i, a in enumerate(move["args"]):
+                if i not in comps:
+                    key.append(a if type(a) in (int, str) else repr(a))
+                elif type(a) is int:
+                    key.append(looks.get(a) or look(a))
+                    cs.append(a)
+                else:
+                    key.append(canon(a, {}))
+            if len(cs) > 1:
+                # which of the move's components are the same one: (a, b) and (b, a) of two
+                # copies are one move, (a, a) another
+                key.append(tuple([cs.index(c) for c in cs]))
+            key = tuple(key)
             if key not in listed:
                 listed.add(key)
                 out.append(move)
         return out
+
+    def _looks(self, cat) -> list:
+        """Per component, a number shared by the components alike in kind, attributes, faces
+        and text (fixed for a game: kept with its catalogue)."""
+        cached = self._looks_of
+        if cached is not None and cached[0] is cat:
+            return cached[1]
+        ids: dict = {}
+        looks = [ids.setdefault((cat.kind[c], repr(cat.attrs[c]), cat.show[c],
+                                 repr(cat.faces[c]) if cat.faces else None), len(ids))
+                 for c in range(len(cat.kind))]
+        self._looks_of = (cat, looks)
+        return looks
 
     def _named_components(self, state) -> set:
         """The components the game's variables name now (a var of a component or a list of them)."""
