@@ -667,15 +667,17 @@ class Machine:
             if out and first_only:
                 break
         if not first_only and len(out) > 1:
-            return self.one_of_each(state, alts, out)
+            return self.one_of_each(state, seat, alts, out)
         return out
 
-    def one_of_each(self, state, alts, moves: list) -> list:
+    def one_of_each(self, state, seat: int, alts, moves: list) -> list:
         """The moves with those that differ only by which of several indistinguishable
         components they use (same kind, attributes, faces, states, zone, owner and cell, and
         the same text) listed once: the first of them. A component a variable names is told
-        apart from its copies (the rules can tell them). The others stay legal moves: `apply`
-        takes a move naming any copy, as it always has (logs and saves name the copy played)."""
+        apart from its copies (the rules can tell them), and so is one `seat` cannot see (in a
+        hidden zone, another's own): merging those would tell it how many differ. The others
+        stay legal moves: `apply` takes a move naming any copy, as it always has (logs and
+        saves name the copy played)."""
         positions = {alt.name: frozenset(i for i, param in enumerate(alt.params) if param.kind == "component")
                      for alt in alts if alt.typed is None}
         if not any(positions.values()):
@@ -685,11 +687,16 @@ class Machine:
         where, cstates = state["where"], list(state["cstate"].values())
         named = self._named_components(state)
         looks: dict = {}
+        zones = self.p.zones
+
+        def sees(at) -> bool:
+            vis = zones[at[0]].visibility
+            return not (vis == "hidden" or (vis == "owner" and at[1] != seat))
 
         def look(c):
             k = looks.get(c)
             if k is None:
-                if c in named or not 0 <= c < len(statics):
+                if c in named or not 0 <= c < len(statics) or (where[c] is not None and not sees(where[c])):
                     k = ("#", c)
                 else:
                     k = (statics[c], repr([v[c] for v in cstates]) if cstates else "", repr(where[c]))

@@ -136,6 +136,37 @@ def test_copies_a_state_or_a_variable_tells_apart_are_two_moves(tmp_path, backen
     assert texts(g, named).count("play green") == 2
 
 
+HIDDEN = """game "blind"
+players 2
+table cards:
+  | colour | copies |
+  | green  | 3      |
+kind card:
+  from cards
+  copies copies
+  show colour
+zone deck of card: hidden
+player zone hand of card: owner
+setup:
+  move card to deck
+  draw 2 from deck to players[1].hand
+turn:
+  choose by current:
+    take(c in deck) "take {c}":
+      move c to current.hand
+    steal(c in players[1].hand) "steal {c}" if current != players[1]:
+      move c to current.hand
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_copies_the_seat_cannot_see_are_not_merged(tmp_path, backend):
+    # merging them would tell P1 that the deck's card and P2's two are alike
+    g = game_from(HIDDEN, tmp_path, backend)
+    s = g.new_game(2, seed=1)
+    assert [m["alt"] for m in g.legal_moves(s)] == ["take", "steal", "steal"]
+
+
 def _parse_body(text):
     tree, _ = parse("turn:\n  " + text + "\n")
     return tree.decls[0].body
