@@ -3,6 +3,7 @@ look-alike component, through the public Game API, in both back ends."""
 
 import pytest
 
+from gamedsl.logs import replay, write_log
 from gamedsl.pipeline import load
 from gamedsl.syntax.parser import parse
 
@@ -124,6 +125,18 @@ def test_identical_components_give_one_move_and_a_named_copy_still_applies(tmp_p
     assert second not in g.legal_moves(s) and g.is_legal(s, second)
     after = g.apply(s, second)
     assert after["zones"]["pile"] == [1]
+
+
+def test_a_log_naming_the_second_copy_replays_as_played(tmp_path):
+    # a log written before copies were merged names the copy that was played
+    g = game_from(ALIKE, tmp_path, "compiled")
+    s = g.new_game(2, seed=1)
+    moves = [({"seat": 0, "alt": "play", "args": [1]}, "play green"), ({"seat": 1, "alt": "wait", "args": []}, "wait")]
+    for move, _ in moves:
+        s = g.apply(s, move)
+    write_log(tmp_path / "old.jsonl", g, 2, 1, {}, 5000, moves)
+    done = replay(tmp_path / "old.jsonl")
+    assert done.state["zones"]["pile"] == [1] and done.state == s
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
