@@ -23,7 +23,7 @@ _KNOWN_KEYWORDS = (
     "setup", "turn", "phase", "on", "begin", "end", "when", "then", "score", "tiebreak", "result",
     "public", "list", "let", "move", "to", "top", "at", "draw", "shuffle", "next", "after", "round",
     "winner", "say", "break", "return", "pass", "if", "elif", "else", "for", "in", "while", "repeat",
-    "times", "choose", "secretly", "each", "sort", "most", "fewest",
+    "times", "choose", "secretly", "each", "sort", "most", "fewest", "cooperative", "team", "won", "lost",
     # scenario files
     "scenario", "seed", "given", "refuse", "because", "expect", "play", "random", "moves",
 )

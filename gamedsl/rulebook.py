@@ -397,20 +397,34 @@ class Rulebook:
             out.extend(f"- {_sentence(e)}" for e in endings)
             out.append("")
         names_winner = any("wins" in e for e in endings)
-        if score:
+        cooperative, team = self.one(A.CooperativeDecl), self.one(A.TeamDecl)
+        if cooperative:
+            out.append("The players play together: everyone wins or loses together.")
+        if team:
+            out.append(f"Players play in teams: player `{team.var}`'s team is {_code(self.src.text(team.expr))}; "
+                       "players of the same team win or lose together, and a team's score is "
+                       "the sum of its players' scores.")
+        if score and score.var is None:
+            out.append(f"The players' shared score is {_code(self.src.text(score.expr))}.\n")
+            score = None
+            names_winner = True
+        elif score:
             out.append(f"A player's score is {_code(self.src.text(score.expr))} (for player `{score.var}`)."
                        + (f" {self._lead(score)}" if self._lead(score) else ""))
-        else:
+        elif not cooperative:
             out.append("There is no score.")
         if tiebreak:
             keys = ", then ".join(f"{k.direction} {_code(self.src.text(k.expr))}" for k in tiebreak.keys)
             out.append(f"Ties are broken by: {keys}.")
         if score:
-            out.append("The highest score wins; players still equal share the win."
+            out.append(("The team with the highest score wins; teams still equal share the win." if team
+                        else "The highest score wins; players still equal share the win.")
                        + (" A player named the winner by a rule wins whatever the scores." if names_winner else "")
                        + "\n")
-        else:
+        elif not cooperative:
             out.append("A game that ends without naming a winner is a draw.\n")
+        elif not names_winner:
+            out.append("\n")
         if publics:
             out.append("Everyone can see, for each player `p`:\n")
             out.extend(f"- **{d.name}**: {_code(self.src.text(d.expr))}" for d in publics)
@@ -443,6 +457,8 @@ class Rulebook:
             if isinstance(s, A.EndGame):
                 what = (f"and {c(s.winner)} wins" if s.winner is not None
                         else "when that round is over" if s.after_round else "at once")
+                if s.outcome is not None:
+                    what += f": everyone has {s.outcome}"
                 out.append(", ".join(context) + f": the game ends {what}.")
             elif isinstance(s, A.If):
                 for i, branch in enumerate(s.branches):
@@ -550,6 +566,8 @@ class Rulebook:
         if isinstance(s, A.NextTurn):
             return f"{c(s.player)} takes the next turn."
         if isinstance(s, A.EndGame):
+            if s.outcome is not None:
+                return f"**The game ends: everyone has {s.outcome}.**"
             if s.winner is not None:
                 return f"**The game ends: {c(s.winner)} wins.**"
             return "**The game ends when this round is over.**" if s.after_round else "**The game ends.**"

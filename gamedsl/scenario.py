@@ -40,7 +40,7 @@ from gamedsl.pipeline import load, parse_with_extends
 
 SCENARIO_SUFFIX = ".scenario"
 # Names an `expect` may use besides p1..pN and the game's own names.
-RESULT_NAMES = ("over", "winners", "scores", "said", "timer")
+RESULT_NAMES = ("over", "winners", "scores", "said", "timer", "moves", "outcome")
 _WORDS = {A.ScMove: "move", A.ScRefuse: "refuse", A.ScExpect: "expect", A.ScGiven: "given",
           A.ScRandom: "play", A.ScPlayers: "players", A.ScSeed: "seed", A.ScOption: "option",
           A.ScView: "in view of"}
@@ -353,6 +353,10 @@ class _Runner:
             names["said"] = list(state.get("said", []))
         if "timer" in wanted:
             names["timer"] = game.timer(state)
+        if "moves" in wanted:
+            names["moves"] = [game.move_text(state, m) for m in game.legal_moves(state)]
+        if "outcome" in wanted:
+            names["outcome"] = state["flow"].get("outcome") if game.is_over(state) else None
         if "winners" in wanted or "scores" in wanted:
             try:
                 res = game.results(state)

@@ -32,45 +32,77 @@ from gamedsl.runtime.state import clone
 # ---------------------------------------------------------------- shared helpers
 
 
+# What a cooperative game's verdict is worth to a one-ply margin: more than any score.
+VERDICT = 1e9
+
+
 def score_margin(game, state: dict, seat: int, memo=None) -> float:
-    """The seat's heuristic (its score, unless the game declares one) minus the best other's
-    (`memo`: a search's `game.heuristics_memo()`)."""
-    scores = game.heuristics(state, memo)
-    mine = scores[seat]
-    others = [s for i, s in enumerate(scores) if i != seat]
-    return float(mine - max(others)) if others else float(mine)
+    """The heuristic (the score, unless the game declares one) of the seat's side — its team,
+    every seat of a cooperative game, else the seat alone — minus the best other side's; a
+    finished cooperative game adds its verdict (won or lost) to the shared score (`memo`: a
+    search's `game.heuristics_memo()`)."""
+    sides = game.sides(state)
+    values = game.side_heuristics(state, sides, memo)
+    mine = next(i for i, side in enumerate(sides) if seat in side)
+    others = [v for i, v in enumerate(values) if i != mine]
+    margin = float(values[mine] - max(others)) if others else float(values[mine])
+    if game.cooperative and state["flow"]["over"]:
+        outcome = game.results(state)["outcome"]
+        margin += VERDICT if outcome == "won" else -VERDICT if outcome == "lost" else 0.0
+    return margin
+
+
+def _squash(x: float, size: float) -> float:
+    """A lead (or a score) in (0, 1) relative to `size`: 0 is 1/2, and more is worth more."""
+    return 0.5 + 0.5 * x / (size + 1.0)
 
 
 def rewards(game, state: dict, memo=None) -> List[float]:
-    """1 shared among the winners; for a game stopped early, among the best heuristics (or scores)."""
+    """1 shared among the winning sides (every seat of a team gets its team's share); for a game
+    stopped early, among the sides with the best heuristic (or score). A cooperative game: 1 for
+    everyone if won, 0 if lost, its shared score squashed into (0, 1) if the rules said neither."""
     n = state["n"]
     flow = state["flow"]
+    sides = game.sides(state)
     if flow["over"] and not flow["unfinished"]:
-        winners = game.results(state)["winners"]
+        result = game.results(state)
+        if result.get("cooperative"):
+            outcome = result["outcome"]
+            shared = float(result["shared_score"])
+            return [1.0 if outcome == "won" else 0.0 if outcome == "lost" else _squash(shared, abs(shared))] * n
+        won = set(result["winners"])
+        winning = [side for side in sides if side[0] in won]
     else:
-        scores = game.heuristics(state, memo)
-        best = max(scores)
-        winners = [s for s in range(n) if scores[s] == best]
+        values = game.side_heuristics(state, sides, memo)
+        best = max(values)
+        winning = [side for side, v in zip(sides, values) if v == best]
     out = [0.0] * n
-    for s in winners:
-        out[s] = 1.0 / len(winners)
+    for side in winning:
+        for s in side:
+            out[s] = 1.0 / len(winning)
     return out
 
 
 def leaf_rewards(game, state: dict, memo=None) -> List[float]:
     """What a search judges a position by: a finished game by who won (`rewards`); a game
-    cut short by each seat's lead over the best other seat, squashed into (0, 1) relative to
-    the size of the scores, so a bigger lead is worth more and a tie is worth 1/2."""
+    cut short by each side's lead over the best other side, squashed into (0, 1) relative to
+    the size of the scores, so a bigger lead is worth more and a tie is worth 1/2 (a cooperative
+    game's one side by its heuristic, squashed alike)."""
     flow = state["flow"]
     if flow["over"] and not flow["unfinished"]:
         return rewards(game, state, memo)
-    scores = [float(h) for h in game.heuristics(state, memo)]
-    if len(scores) < 2:
-        return [0.5] * len(scores)
-    out = []
-    for s, mine in enumerate(scores):
-        best_other = max(h for i, h in enumerate(scores) if i != s)
-        out.append(0.5 + 0.5 * (mine - best_other) / (abs(mine) + abs(best_other) + 1.0))
+    sides = game.sides(state)
+    values = [float(h) for h in game.side_heuristics(state, sides, memo)]
+    n = state["n"]
+    if game.cooperative:
+        return [_squash(values[0], abs(values[0]))] * n
+    if len(values) < 2:
+        return [0.5] * n
+    out = [0.0] * n
+    for i, side in enumerate(sides):
+        best_other = max(h for k, h in enumerate(values) if k != i)
+        for s in side:
+            out[s] = _squash(values[i] - best_other, abs(values[i]) + abs(best_other))
     return out
 
 
@@ -89,8 +121,9 @@ def _finish_secret_choice(game, state: dict, seat: int, rng: random.Random) -> N
 class GreedyBot:
     """One-ply lookahead: the move that leaves the best margin, averaged over samples.
 
-    The margin is the seat's `heuristic` (the game's declared one, else its score) minus the
-    best other seat's.
+    The margin is the `heuristic` (the game's declared one, else the score) of the seat's side
+    minus the best other side's (`score_margin`): a team mate's gain is the bot's gain too, and a
+    cooperative game's verdict outweighs any score.
 
     Each move is tried on `samples` determinizations (the same ones for every move); other
     seats still to make the same secret choice choose at random. Ties go to the bot's generator.

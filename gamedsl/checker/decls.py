@@ -134,7 +134,7 @@ def check_duplicates(g: Globals) -> List[Diagnostic]:
     seen = {}
     singles = {A.GameDecl: "game", A.PlayersDecl: "players", A.SetupDecl: "setup",
                A.TurnDecl: "turn", A.ScoreDecl: "score", A.TiebreakDecl: "tiebreak",
-               A.HeuristicDecl: "heuristic"}
+               A.HeuristicDecl: "heuristic", A.CooperativeDecl: "cooperative", A.TeamDecl: "team"}
     results, phases, publics = {}, {}, {}
     for d in g.decls:
         if type(d) in singles:

@@ -85,9 +85,28 @@ def check_flow(g: Globals) -> List[Diagnostic]:
 
 def check_scoring(g: Globals) -> List[Diagnostic]:
     diags: List[Diagnostic] = []
+    cooperative = g.of(A.CooperativeDecl)
     for d in g.of(A.ScoreDecl):
-        env = _player_env(g, diags, d, "in 'score'")
+        if d.var is None:
+            env = Env(g, diags, pure="in 'score'")
+            if not cooperative:
+                diags.append(Diagnostic("E325", "a 'score:' without 'of p' is the shared score of a "
+                                        "cooperative game, and this game is not one",
+                                        head_span(d.span, 5),
+                                        "add the line 'cooperative', or write 'score of p: ...'"))
+        else:
+            env = _player_env(g, diags, d, "in 'score'")
         expect_type(d.expr, env, T.NUMBER, "a score")
+    for d in g.of(A.TeamDecl):
+        if cooperative:
+            diags.append(Diagnostic("E325", "a cooperative game is one team of every player: it has "
+                                    "no 'team of'", head_span(d.span, 4),
+                                    "remove 'team of', or 'cooperative' for teams that play against each other"))
+        got = infer(d.expr, _player_env(g, diags, d, "in 'team'"))
+        if got is not None and not (T.unwrap(got) in (T.NUMBER, T.TEXT, T.BOOL, T.PLAYER, T.ANY)
+                                    or isinstance(T.unwrap(got), (T.Enum, T.OptionMix))):
+            diags.append(Diagnostic("E201", "a team must be a number, a text, a word or a player, "
+                                    f"not {T.render(got)}", d.expr.span))
     for d in g.of(A.HeuristicDecl):
         env = _player_env(g, diags, d, "in 'heuristic'")
         expect_type(d.expr, env, T.NUMBER, "a heuristic")

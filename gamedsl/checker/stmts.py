@@ -248,8 +248,17 @@ def _next_turn(s: A.NextTurn, env: Env, loops):
 
 
 def _end_game(s: A.EndGame, env: Env, loops):
+    cooperative = bool(env.g.of(A.CooperativeDecl))
     if s.winner is not None:
         expect_type(s.winner, env, T.PLAYER, "the winner")
+        if cooperative:
+            env.diags.append(Diagnostic("E410", "in a cooperative game the players win or lose together: "
+                                        "no one player is the winner", s.span,
+                                        "write 'end game won' or 'end game lost'"))
+    if s.outcome is not None and not cooperative:
+        env.diags.append(Diagnostic("E410", f"'end game {s.outcome}' ends a cooperative game, and this "
+                                    "game is not one", s.span,
+                                    "add the line 'cooperative', or write 'end game winner P'"))
 
 
 def _say(s: A.Say, env: Env, loops):

@@ -82,9 +82,11 @@ def render_result(game, result: dict, seed: Optional[int] = None, tiebreaks: Opt
         seeded = f" (seed {seed}, key {key})"   # (the game is over: the key may be shown now)
     lines = [f"{game.title}: {status}{seeded}"]
     scored = getattr(getattr(game, "program", None), "score", True) is not None
+    label = game.info.display.label if hasattr(game, "info") else str
+    if result.get("cooperative") or result.get("teams"):
+        return "\n".join(lines + side_lines(result, label, scored))
     note = tie_note(result, tiebreaks) if tiebreaks is not None else None
     for seat in sorted(range(n), key=lambda s: (result["ranks"][s], s)):
-        label = game.info.display.label if hasattr(game, "info") else str
         extra = "".join(f"  {label(name)} {_fmt(vals[seat])}" for name, vals in result.get("fields", {}).items())
         if note:  # equal top scores: what the tie-break compared
             extra = f"  tie-break {' '.join(_fmt(v) for v in tiebreaks[seat])}" + extra
@@ -96,6 +98,49 @@ def render_result(game, result: dict, seed: Optional[int] = None, tiebreaks: Opt
     if note:
         lines.append(note)
     return "\n".join(lines)
+
+
+def side_text(result: dict) -> str:
+    """A cooperative game's shared result in words: everyone won or lost together, and the
+    shared score."""
+    verdict = {"won": "everyone won together", "lost": "everyone lost together"}.get(result["outcome"])
+    if verdict is None:
+        verdict = "cooperative game" if result["finished"] else "cooperative game, not over"
+    return f"{verdict} · shared score {_fmt(result['shared_score'])}"
+
+
+def team_name(side: list) -> str:
+    """A team as its seats: `team P1+P3`."""
+    return "team " + "+".join(f"P{s + 1}" for s in side)
+
+
+def side_lines(result: dict, label, scored: bool = True) -> List[str]:
+    """The end of a cooperative or team game: the shared result, or each team ranked with its
+    score (and its players' own scores and result fields under it)."""
+    fields = result.get("fields", {})
+
+    def seat_line(seat: int, indent: str) -> str:
+        extra = "".join(f"  {label(name)} {_fmt(vals[seat])}" for name, vals in fields.items())
+        own = f"  score {_fmt(result['scores'][seat])}" if scored and not result.get("cooperative") else ""
+        return f"{indent}P{seat + 1}{own}{extra}"
+
+    if result.get("cooperative"):
+        lines = [side_text(result)]
+        if fields:
+            lines += [seat_line(s, "  ") for s in range(len(result["ranks"]))]
+        return lines
+    lines = []
+    order = sorted(range(len(result["teams"])), key=lambda i: (result["team_ranks"][i], i))
+    for i in order:
+        side = result["teams"][i]
+        win = "  winners" if result["finished"] and side[0] in result["winners"] else ""
+        score = f"  score {_fmt(result['team_scores'][i])}" if scored else ""
+        lines.append(f"  {result['team_ranks'][i]}. {team_name(side)}{score}{win}")
+        lines += [seat_line(s, "       ") for s in side]
+    if result["finished"]:
+        won = [result["teams"][i] for i in order if result["teams"][i][0] in result["winners"]]
+        lines.append("winners: " + (", ".join(team_name(side) for side in won) or "none"))
+    return lines
 
 
 # ---------------------------------------------------------------- playing

@@ -88,7 +88,7 @@ class Statements:
             return add(P.NextTurnStmt, s.span, player=ex.expr(s.player, scope))
         if isinstance(s, A.EndGame):
             winner = ex.expr(s.winner, scope) if s.winner is not None else None
-            return add(P.EndStmt, s.span, after_round=s.after_round, winner=winner)
+            return add(P.EndStmt, s.span, after_round=s.after_round, winner=winner, outcome=s.outcome)
         if isinstance(s, A.Say):
             return add(P.SayStmt, s.span, message=ex.expr(s.message, scope), kind=value_kind(s.message, self.d),
                        to=ex.expr(s.to, scope) if s.to is not None else None)
@@ -276,6 +276,7 @@ class Compiler(Statements):
         score = one(A.ScoreDecl)
         tiebreak = one(A.TiebreakDecl)
         heuristic = one(A.HeuristicDecl)
+        team = one(A.TeamDecl)
         results = by_type.get(A.ResultDecl, [])
         publics = by_type.get(A.PublicDecl, [])
         players = one(A.PlayersDecl)
@@ -310,6 +311,8 @@ class Compiler(Statements):
             setup=setup_block, phases=phases,
             score=(score.var, self.ex.expr(score.expr, {score.var})) if score else None,
             heuristic=(heuristic.var, self.ex.expr(heuristic.expr, {heuristic.var})) if heuristic else None,
+            cooperative=one(A.CooperativeDecl) is not None,
+            team=(team.var, self.ex.expr(team.expr, {team.var})) if team else None,
             tiebreak=(tiebreak.var, [(self.ex.expr(k.expr, {tiebreak.var}), k.direction == "most")
                                      for k in tiebreak.keys]) if tiebreak else None,
             results=[(r.name, r.var, self.ex.expr(r.expr, {r.var}), value_kind(r.expr, self.d, {r.var: "player"}))

@@ -256,8 +256,9 @@ class Index:
                 self._type(c.type)
             if d.key:
                 self._use(self.find(d.span, d.key, r"\bby"), self.columns.get(d.name, {}).get(d.key))
-        elif isinstance(d, (A.ScoreDecl, A.HeuristicDecl, A.ResultDecl, A.PublicDecl)):
-            self._bind(scope, d.var, "player", self.find(d.span, d.var, r"\bof"), d, T.PLAYER)
+        elif isinstance(d, (A.ScoreDecl, A.HeuristicDecl, A.ResultDecl, A.PublicDecl, A.TeamDecl)):
+            if d.var is not None:  # (a cooperative game's shared `score:` has no player)
+                self._bind(scope, d.var, "player", self.find(d.span, d.var, r"\bof"), d, T.PLAYER)
             self._expr(d.expr, scope)
         elif isinstance(d, A.TiebreakDecl):
             self._bind(scope, d.var, "player", self.find(d.span, d.var, r"\bof"), d, T.PLAYER)

@@ -21,7 +21,8 @@ class Symbol:
 
 
 _UNNAMED = {A.SetupDecl: "setup", A.TurnDecl: "turn", A.ScoreDecl: "score", A.TiebreakDecl: "tiebreak",
-            A.HeuristicDecl: "heuristic", A.GameDecl: "game", A.PlayersDecl: "players"}
+            A.HeuristicDecl: "heuristic", A.GameDecl: "game", A.PlayersDecl: "players",
+            A.CooperativeDecl: "cooperative", A.TeamDecl: "team"}
 
 
 def outline(index: Index, file: str) -> List[Symbol]:

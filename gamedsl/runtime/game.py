@@ -675,6 +675,40 @@ class Game:
             out.append(fn(ctx))
         return out
 
+    # ------------------------------------------------------------ sides: teams, cooperative
+    @property
+    def cooperative(self) -> bool:
+        """Whether the players win or lose together (`cooperative`), with one shared score."""
+        return self.program.cooperative
+
+    def sides(self, state: dict, ctx: Optional[Ctx] = None) -> List[List[int]]:
+        """The seats that win or lose together, each list in seat order, the lists in the order
+        of their first seats: every seat in one list in a cooperative game, the teams of a
+        `team of p`, else each seat alone."""
+        n = state["n"]
+        if self.program.cooperative:
+            return [list(range(n))]
+        if self.program.team is None:
+            return [[s] for s in range(n)]
+        teams: Dict[str, List[int]] = {}
+        for seat, value in enumerate(self._each_seat(state, self.program.team, ctx)):
+            teams.setdefault(repr(plain(value)), []).append(seat)
+        return list(teams.values())
+
+    def side_heuristics(self, state: dict, sides: Optional[List[List[int]]] = None,
+                        memo: Optional[ScoreMemo] = None) -> List[float]:
+        """How well each side (`sides`) is doing, for bots: the sum of its seats' heuristics (or
+        scores; `memo` as for `heuristics`), a cooperative game's shared `score:` once."""
+        sides = self.sides(state) if sides is None else sides
+        values = self.heuristics(state, memo)
+        if self._shared_score() and self.program.heuristic is None:
+            return [values[0]]
+        return [sum(values[s] for s in side) for side in sides]
+
+    def _shared_score(self) -> bool:
+        """Whether the score is a cooperative game's `score:`, one value for every seat."""
+        return self.program.score is not None and self.program.score[0] is None
+
     def public_facts(self, state: dict) -> dict:
         """The game's declared `public` facts now, per player, as every view shows them."""
         return _written_per_player(self, state, self.program.publics)
@@ -695,14 +729,35 @@ class Game:
                 ctx.env = {var: seat}
                 k.extend(f(ctx) if most else _negate(f(ctx)) for f, most in fns)
             keys.append(k)
-        ranks = [1 + sum(1 for other in keys if _greater(other, mine)) for mine in keys]
         fields = _written_per_player(self, state, p.results, ctx)
         finished = bool(flow["over"]) and not flow["unfinished"]
-        return {
-            "finished": finished, "unfinished": bool(flow["unfinished"]), "scores": scores, "ranks": ranks,
-            "winners": [s for s in range(n) if ranks[s] == 1] if finished else [],
-            "turns": flow["turns"], "fields": fields,
-        }
+        out = {"finished": finished, "unfinished": bool(flow["unfinished"]), "scores": scores}
+        if p.cooperative:
+            # one result for everyone: the rules' verdict (`end game won` / `lost`; none when
+            # the game just ends) and the shared score
+            outcome = flow.get("outcome") if finished else None
+            out.update(ranks=[1] * n, winners=list(range(n)) if outcome == "won" else [],
+                       cooperative=True, outcome=outcome,
+                       shared_score=scores[0] if self._shared_score() else sum(scores))
+        elif p.team is not None:
+            # a team is ranked as one: its score and tie-break keys are its members' summed
+            sides = self.sides(state, ctx)
+            team_keys = [[max(keys[s][0] for s in side)] + [sum(keys[s][i] for s in side)
+                                                            for i in range(1, len(keys[side[0]]))]
+                         for side in sides]
+            team_ranks = [1 + sum(1 for other in team_keys if _greater(other, mine)) for mine in team_keys]
+            ranks = [0] * n
+            for side, rank in zip(sides, team_ranks):
+                for s in side:
+                    ranks[s] = rank
+            out.update(ranks=ranks, winners=[s for s in range(n) if ranks[s] == 1] if finished else [],
+                       teams=sides, team_scores=[team_keys[i][1] for i in range(len(sides))],
+                       team_ranks=team_ranks)
+        else:
+            ranks = [1 + sum(1 for other in keys if _greater(other, mine)) for mine in keys]
+            out.update(ranks=ranks, winners=[s for s in range(n) if ranks[s] == 1] if finished else [])
+        out.update(turns=flow["turns"], fields=fields)
+        return out
 
 
 def masked(value, visible: set):

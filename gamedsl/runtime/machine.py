@@ -51,6 +51,7 @@ class Machine:
         # same decision that nearly always follows (a bot's, a client's): (state, its pending,
         # seat, moves). Handed out once, so the caller owns the list.
         self._listed = None
+        self._looks_of = None   # (catalogue, each component's look): see one_of_each
         # Whether a `choose` lists all its moves when reached (kept for the listing that
         # nearly always follows), or only makes sure there is one: a search that scores the
         # state after each move and never lists there turns it off while it searches.
@@ -399,6 +400,9 @@ class Machine:
 
     def _do_end(self, state, ctx, s):
         flow = state["flow"]
+        if s.outcome is not None:
+            # (only then: the flow of a game that never says it is the same as before)
+            flow["outcome"] = s.outcome
         if s.after_round:
             flow["after_round"] = True
             return
@@ -679,6 +683,177 @@ class Machine:
                 self._enumerate(ctx, alt, 0, [], seat, out, first_only)
             if out and first_only:
                 break
+        if not first_only and len(out) > 1:
+            return self.one_of_each(state, seat, alts, out)
+        return out
+
+    def one_of_each(self, state, seat: int, alts, moves: list) -> list:
+        """The moves with those that differ only by which of several indistinguishable
+        components they use (same kind, attributes, faces, states, zone, owner and cell, and
+        the same text) listed once: the first of them. A component a variable names is told
+        apart from its copies (the rules can tell them), and so is one `seat` cannot see (in a
+        hidden zone, another's own): merging those would tell it how many differ. The others
+        stay legal moves: `apply` takes a move naming any copy, as it always has (logs and
+        saves name the copy played)."""
+        positions = self._component_positions(alts)
+        if not any(positions.values()):
+            return moves
+        looks: dict = {}
+        look = self._look(state, seat, looks)
+
+        def canon(value, seen):
+            # a component as its look, numbered by first use within the move: (a, b) and (b, a)
+            # of two copies are one move, (a, a) another
+            if type(value) is int:
+                k = look(value)
+                used = seen.setdefault(k, [])
+                if value not in used:
+                    used.append(value)
+                return k, used.index(value)
+            if isinstance(value, list):
+                return tuple(canon(v, seen) for v in value)
+            return repr(value)
+
+        # no two of the components named look alike (the usual case): nothing to merge
+        named_here = set()
+        for move in moves:
+            comps = positions.get(move["alt"])
+            if comps:
+                args = move["args"]
+                for i in comps:
+                    a = args[i]
+                    if type(a) is int:
+                        named_here.add(a)
+                    else:
+                        named_here.add(-1)  # (a list of components: looked at below)
+        if -1 not in named_here and len({look(c) for c in named_here}) == len(named_here):
+            return moves
+        out, listed = [], set()
+        for move in moves:
+            comps = positions.get(move["alt"])
+            if not comps:
+                out.append(move)
+                continue
+            key = [move["alt"]]
+            cs = []
+            for i, a in enumerate(move["args"]):
+                if i not in comps:
+                    key.append(a if type(a) in (int, str) else repr(a))
+                elif type(a) is int:
+                    key.append(looks.get(a) or look(a))
+                    cs.append(a)
+                else:
+                    key.append(canon(a, {}))
+            if len(cs) > 1:
+                # which of the move's components are the same one: (a, b) and (b, a) of two
+                # copies are one move, (a, a) another
+                key.append(tuple([cs.index(c) for c in cs]))
+            key = tuple(key)
+            if key not in listed:
+                listed.add(key)
+                out.append(move)
+        return out
+
+    @staticmethod
+    def _component_positions(alts) -> dict:
+        """Per listed alternative, the places of its parameters that are components."""
+        return {alt.name: frozenset(i for i, param in enumerate(alt.params) if param.kind == "component")
+                for alt in alts if alt.typed is None}
+
+    def _look(self, state, seat: int, looks: dict):
+        """A component's look as `seat` sees it (see one_of_each), remembered in `looks`."""
+        statics = self._looks(self.catalogue(state))
+        where, cstates = state["where"], list(state["cstate"].values())
+        named = self._named_components(state)
+        zones = self.p.zones
+
+        def sees(at) -> bool:
+            vis = zones[at[0]].visibility
+            return not (vis == "hidden" or (vis == "owner" and at[1] != seat))
+
+        def look(c):
+            k = looks.get(c)
+            if k is None:
+                if c in named or not 0 <= c < len(statics) or (where[c] is not None and not sees(where[c])):
+                    k = ("#", c)
+                else:
+                    k = (statics[c], repr([v[c] for v in cstates]) if cstates else "", repr(where[c]))
+                looks[c] = k
+            return k
+        return look
+
+    def one_of_each_table(self, state, seat: int, alts, table):
+        """`one_of_each` of a generated listing's table, keeping its blocks: an alternative
+        whose moves are every combination of its lists, with one component among them, keeps
+        the first of each look in that list (the first of each look-alike move, in the same
+        order); any other block with components is listed and merged move by move."""
+        if table.count < 2:
+            return table
+        positions = self._component_positions(alts)
+        if not any(positions.values()):
+            return table
+        looks: dict = {}
+        look = self._look(state, seat, looks)
+        blocks, total, changed = [], 0, False
+        for block in table.blocks:
+            name, domains, listed = block
+            comps = positions.get(name)
+            if comps and domains is not None and len(comps) == 1:
+                (i,) = comps
+                if all(type(c) is int for c in domains[i]):
+                    firsts, seen = [], set()
+                    for c in domains[i]:
+                        k = look(c)
+                        if k not in seen:
+                            seen.add(k)
+                            firsts.append(c)
+                    if len(firsts) < len(domains[i]):
+                        domains = domains[:i] + [firsts] + domains[i + 1:]
+                        block, changed = (name, domains, None), True
+                    blocks.append(block)
+                    total += _size(domains)
+                    continue
+            if comps:
+                moves = Table(table.seat, [block], 0).moves() if domains is not None else listed
+                merged = self.one_of_each(state, seat, alts, moves)
+                if len(merged) < len(moves) or domains is not None:
+                    block, changed = (name, None, merged), True
+                blocks.append(block)
+                total += len(merged)
+                continue
+            blocks.append(block)
+            total += len(listed) if domains is None else _size(domains)
+        return Table(table.seat, blocks, total) if changed else table
+
+    def _looks(self, cat) -> list:
+        """Per component, a number shared by the components alike in kind, attributes, faces
+        and text (fixed for a game: kept with its catalogue)."""
+        cached = self._looks_of
+        if cached is not None and cached[0] is cat:
+            return cached[1]
+        ids: dict = {}
+        looks = [ids.setdefault((cat.kind[c], repr(cat.attrs[c]), cat.show[c],
+                                 repr(cat.faces[c]) if cat.faces else None), len(ids))
+                 for c in range(len(cat.kind))]
+        self._looks_of = (cat, looks)
+        return looks
+
+    def _named_components(self, state) -> set:
+        """The components the game's variables name now (a var of a component or a list of them)."""
+        out: set = set()
+
+        def add(v):
+            if isinstance(v, int) and not isinstance(v, bool):
+                out.add(v)
+            elif isinstance(v, list):
+                for x in v:
+                    add(x)
+        for var in self.p.global_vars:
+            if var.kind == "component":
+                add(state["vars"][var.name])
+        for var in self.p.player_vars:
+            if var.kind == "component":
+                add(state["pvars"][var.name])
         return out
 
     def listing(self, state, seat: int):
@@ -696,7 +871,7 @@ class Machine:
             return NO_MOVES
         ctx = self.ctx(state, choice[1], pure=True)
         ctx.memo = {}
-        return fn(ctx, seat)
+        return self.one_of_each_table(state, seat, choice[0], fn(ctx, seat))
 
     def listing_helpers(self) -> tuple:
         """What a generated listing calls: the errors' class and writer, the most moves of a
@@ -1020,3 +1195,10 @@ class Machine:
                     ctx.env = cat.attrs[cid]
                     values[cid] = init(ctx)
         return state
+
+
+def _size(domains) -> int:
+    size = 1
+    for d in domains:
+        size *= len(d)
+    return size

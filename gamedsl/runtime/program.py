@@ -203,6 +203,7 @@ class NextTurnStmt(Stmt):
 class EndStmt(Stmt):
     after_round: bool
     winner: Optional[Callable]
+    outcome: Optional[str] = None   # a cooperative game's "won" or "lost"
     keyword = "end"
 
 
@@ -397,6 +398,8 @@ class Program:
     results: list
     publics: list
     heuristic: Optional[Tuple[str, Callable]] = None   # `heuristic of p:` (bots), else None
+    cooperative: bool = False                           # `cooperative`: one shared result
+    team: Optional[Tuple[str, Callable]] = None         # `team of p:`, else None
     display: Display = attrs.Factory(Display)           # `display:` (presentation only)
     _catalogues: dict = attrs.Factory(dict)
     _last_catalogue: Optional[tuple] = None

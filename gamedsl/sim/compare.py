@@ -23,6 +23,21 @@ def _row(label: str, a: float, b: float, p: float) -> dict:
 def compare(report_a: dict, records_a: List[dict], report_b: dict, records_b: List[dict]) -> dict:
     rows = []
     n_a, n_b = report_a["games"], report_b["games"]
+    coop_a, coop_b = report_a.get("cooperative"), report_b.get("cooperative")
+    if coop_a and coop_b:
+        # one shared result: how often the players won together, and the shared score
+        rows.append(_row("win rate together", coop_a["won"]["rate"], coop_b["won"]["rate"],
+                         stats.two_proportions_p(coop_a["won"]["wins"], n_a, coop_b["won"]["wins"], n_b)))
+        sa = [r["shared_score"] for r in records_a if isinstance(r.get("shared_score"), (int, float))]
+        sb = [r["shared_score"] for r in records_b if isinstance(r.get("shared_score"), (int, float))]
+        if sa and sb:
+            rows.append(_row("mean shared score", stats.mean(sa), stats.mean(sb), stats.welch_p(sa, sb)))
+    teams_b = {e["team"]: e for e in report_b.get("win_rate_by_team", [])}
+    for ea in report_a.get("win_rate_by_team", []):
+        eb = teams_b.get(ea["team"])
+        if eb:
+            rows.append(_row(f"win rate team {ea['team']}", ea["rate"], eb["rate"],
+                             stats.two_proportions_p(ea["wins"], ea["games"], eb["wins"], eb["games"])))
     for ea, eb in zip(report_a["win_rate_by_seat"], report_b["win_rate_by_seat"]):
         rows.append(_row(f"win rate {ea['seat']}", ea["rate"], eb["rate"],
                          stats.two_proportions_p(ea["wins"], n_a, eb["wins"], n_b)))
@@ -58,11 +73,16 @@ def compare(report_a: dict, records_a: List[dict], report_b: dict, records_b: Li
 
 
 def _imbalance(report: dict, records: List[dict]) -> dict:
-    """The seat whose win rate lies furthest from the fair share, and whether that gap is real."""
-    fair = 1.0 / report["players"]
-    worst = max(report["win_rate_by_seat"], key=lambda e: abs(e["rate"] - fair))
+    """The seat (the team, in a team game) whose win rate lies furthest from the fair share, and
+    whether that gap is real. A cooperative game's players share one result: no seat is favoured."""
+    if report.get("cooperative"):
+        return {"seat": "everyone", "rate": report["cooperative"]["won"]["rate"], "gap": 0.0, "p_value": 1.0}
+    teams = report.get("win_rate_by_team")
+    entries = [dict(e, seat="team " + e["team"]) for e in teams] if teams else report["win_rate_by_seat"]
+    fair = 1.0 / len(entries)
+    worst = max(entries, key=lambda e: abs(e["rate"] - fair))
     return {"seat": worst["seat"], "rate": worst["rate"], "gap": abs(worst["rate"] - fair),
-            "p_value": stats.binomial_p(worst["wins"], report["games"], fair)}
+            "p_value": stats.binomial_p(worst["wins"], worst["games"], fair)}
 
 
 def render(result: dict, label_a: str = "A", label_b: str = "B") -> str:
@@ -78,6 +98,10 @@ def render(result: dict, label_a: str = "A", label_b: str = "B") -> str:
     lines.append("")
     for side in ("a", "b"):
         b = bal[side]
+        if b["seat"] == "everyone":
+            lines.append(f"{side.upper()}: cooperative, every seat shares one result (won together "
+                         f"{100 * b['rate']:.1f}%)")
+            continue
         lines.append(f"{side.upper()}: the least fair seat is {b['seat']} at {100 * b['rate']:.1f}% "
                      f"(gap {100 * b['gap']:.1f} points from the fair share, p = {b['p_value']:.3f})")
     if bal["more_balanced"] is None:

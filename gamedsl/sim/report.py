@@ -22,8 +22,49 @@ def _rate(wins: float, games: int) -> dict:
 
 
 def win_share(record: dict, seat: int) -> float:
+    """The seat's share of the game's win: 1/k for k tied winners — k tied winning teams in a
+    team game (each player of a team has its team's share), 1 for everyone of a cooperative
+    game that was won."""
     winners = record.get("winners") or []
-    return 1.0 / len(winners) if seat in winners else 0.0
+    if seat not in winners:
+        return 0.0
+    if record.get("cooperative"):
+        return 1.0
+    if record.get("teams"):
+        return 1.0 / sum(1 for side in record["teams"] if side[0] in winners)
+    return 1.0 / len(winners)
+
+
+def team_label(side: List[int]) -> str:
+    return "+".join(f"P{s + 1}" for s in side)
+
+
+def sides_report(records: List[dict], played: List[dict]) -> dict:
+    """A cooperative game's shared result (how often won, lost, or ended without a verdict,
+    and the shared score), or a team game's win rate and score by team; {} otherwise."""
+    games = len(records)
+    if any(r.get("cooperative") for r in records):
+        won = sum(1 for r in records if r.get("outcome") == "won")
+        lost = sum(1 for r in records if r.get("outcome") == "lost")
+        return {"cooperative": {"won": _rate(won, games), "lost": _rate(lost, games),
+                                "no_verdict": sum(1 for r in played if r.get("cooperative") and r["outcome"] is None),
+                                "shared_score": stats.summary([r["shared_score"] for r in played
+                                                               if isinstance(r.get("shared_score"), (int, float))])}}
+    teamed = [r for r in records if r.get("teams")]
+    if not teamed:
+        return {}
+    wins: Dict[str, float] = {}
+    seen: Dict[str, int] = {}
+    scores: Dict[str, List[float]] = {}
+    for r in teamed:
+        for side, score in zip(r["teams"], r["team_scores"]):
+            key = team_label(side)
+            wins[key] = wins.get(key, 0.0) + win_share(r, side[0])
+            seen[key] = seen.get(key, 0) + 1
+            if isinstance(score, (int, float)):
+                scores.setdefault(key, []).append(score)
+    return {"win_rate_by_team": [dict(_rate(wins[k], seen[k]), team=k, score=stats.summary(scores.get(k, [])))
+                                 for k in sorted(seen, key=lambda k: [int(x[1:]) for x in k.split("+")])]}
 
 
 def build(run, game) -> dict:
@@ -44,7 +85,9 @@ def build(run, game) -> dict:
             bot_games[spec_s] = bot_games.get(spec_s, 0) + 1
     by_bot = {b: _rate(bot_wins[b], bot_games[b]) for b in bot_games}
     first = by_seat[0] if by_seat else _rate(0, 0)
-    fair = 1.0 / n
+    sides = sides_report(records, played)
+    # the fair share is one side's: a team's in a team game (a cooperative game has no other side)
+    fair = 1.0 / (len(sides["win_rate_by_team"]) if sides.get("win_rate_by_team") else n)
     advantage = {"seat": "P1", "rate": first["rate"], "ci95": first["ci95"], "fair_share": fair,
                  "p_value": stats.binomial_p(first["wins"], games, fair)}
     scores = {f"P{s + 1}": stats.summary([r["scores"][s] for r in played if r["scores"]
@@ -65,6 +108,7 @@ def build(run, game) -> dict:
         "scores": scores, "length": lengths, "breakdowns": breakdowns(records),
         "coverage": never_fired(game, run.coverage, n, run.resolved_options),
     }
+    report.update(sides)
     return report
 
 
@@ -137,16 +181,34 @@ def render(report: dict) -> str:
     for e in report["errors"][:5]:
         lines.append(f"  game {e['game']} (seed {e['seed']}): {e['error']}")
     lines.append("")
-    lines.append("win rate by seat (95% interval):")
-    for e in report["win_rate_by_seat"]:
-        lines.append(f"  {e['seat']:<4} {_ci(e)}   ({', '.join(e['bots'])})")
+    coop = report.get("cooperative")
+    if coop:
+        # one shared result: how often the players won together, not a rate per seat
+        lines.append(f"cooperative: everyone won together {_ci(coop['won'])}")
+        lines.append(f"             everyone lost together {_ci(coop['lost'])}")
+        if coop["no_verdict"]:
+            lines.append(f"             ended without a verdict in {coop['no_verdict']} games")
+        s = coop["shared_score"]
+        if s["n"]:
+            lines.append(f"shared score: mean {_num(s['mean'])}, sd {_num(s['sd'])}, min {_num(s['min'])}, "
+                         f"median {_num(s['median'])}, max {_num(s['max'])}")
+    if report.get("win_rate_by_team"):
+        lines.append("win rate by team (95% interval):")
+        for e in report["win_rate_by_team"]:
+            mean = f"   mean team score {_num(e['score']['mean'])}" if e["score"]["n"] else ""
+            lines.append(f"  {e['team']:<8} {_ci(e)}{mean}")
+    if not coop:
+        lines.append("win rate by seat (95% interval):")
+        for e in report["win_rate_by_seat"]:
+            lines.append(f"  {e['seat']:<4} {_ci(e)}   ({', '.join(e['bots'])})")
     lines.append("win rate by bot:")
     for bot, e in report["win_rate_by_bot"].items():
         lines.append(f"  {bot:<24} {_ci(e)}   over {e['games']} seats")
     fp = report["first_player"]
     verdict = "significant" if fp["p_value"] < 0.05 else "not significant"
-    lines.append(f"first player: P1 wins {_pct(fp['rate'])} vs a fair {_pct(fp['fair_share'])} "
-                 f"(p = {fp['p_value']:.3f}, {verdict})")
+    if not coop:
+        lines.append(f"first player: P1 wins {_pct(fp['rate'])} vs a fair {_pct(fp['fair_share'])} "
+                     f"(p = {fp['p_value']:.3f}, {verdict})")
     if len(set(report["seats"])) > 1 and not report["rotate"]:
         lines.append("  (different bots sit in fixed seats: use --rotate to tell the seat's advantage from the bot's)")
     lines.append("")

@@ -64,6 +64,9 @@ def seats_for(spec: SimSpec, index: int) -> List[str]:
     return [spec.seats[(s + shift) % n] for s in range(n)]
 
 
+SIDE_KEYS = ("cooperative", "outcome", "shared_score", "teams", "team_scores")
+
+
 def play_one(game, spec: SimSpec, index: int) -> dict:
     """Play game `index` of a run to its end and describe it as one plain record."""
     seed = spec.seed + index
@@ -94,6 +97,8 @@ def play_one(game, spec: SimSpec, index: int) -> dict:
         record.update(scores=result["scores"], ranks=result["ranks"], winners=result["winners"],
                       turns=result["turns"], finished=result["finished"], unfinished=result["unfinished"],
                       fields=result["fields"])
+        # a cooperative game's shared result, a team game's teams (reported as such)
+        record.update({k: result[k] for k in SIDE_KEYS if k in result})
     except Forfeit as f:
         n = len(seats)
         record.update(forfeit=f.seat, winners=[s for s in range(n) if s != f.seat], error=f.message)

@@ -276,6 +276,7 @@ class EndGame:
     span: Span
     after_round: bool
     winner: Optional[Expr]
+    outcome: Optional[str] = None   # a cooperative game's `won` or `lost`
 
 
 @node
@@ -601,6 +602,21 @@ class TurnDecl:
 
 @node
 class ScoreDecl:
+    """`score of p: expr`, or a cooperative game's shared `score: expr` (`var` None)."""
+    span: Span
+    var: Optional[str]
+    expr: Expr
+
+
+@node
+class CooperativeDecl:
+    """`cooperative` — the players win or lose together, with one shared score."""
+    span: Span
+
+
+@node
+class TeamDecl:
+    """`team of p: expr` — players whose values are equal form a team, ranked as one."""
     span: Span
     var: str
     expr: Expr

@@ -339,6 +339,18 @@ class ToAst(Transformer):
         return A.ScoreDecl(self._span(meta), str(c[0]), c[1])
 
     @v_args(meta=True)
+    def shared_score_decl(self, meta, c):
+        return A.ScoreDecl(self._span(meta), None, c[0])
+
+    @v_args(meta=True)
+    def cooperative_decl(self, meta, c):
+        return A.CooperativeDecl(self._span(meta))
+
+    @v_args(meta=True)
+    def team_decl(self, meta, c):
+        return A.TeamDecl(self._span(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
     def heuristic_decl(self, meta, c):
         return A.HeuristicDecl(self._span(meta), str(c[0]), c[1])
 
@@ -499,6 +511,16 @@ class ToAst(Transformer):
         after = any(x == "after_round" for x in c)
         winner = next((x[1] for x in c if isinstance(x, tuple)), None)
         return A.EndGame(self._span(meta), after, winner)
+
+    @v_args(meta=True)
+    def end_game_outcome(self, meta, c):
+        return A.EndGame(self._span(meta), any(x == "after_round" for x in c), None, c[-1])
+
+    def outcome_won(self, c):
+        return "won"
+
+    def outcome_lost(self, c):
+        return "lost"
 
     def end_when(self, c):
         return "after_round"

@@ -163,7 +163,10 @@ class Table:
         r = _plain(self.game.results(self.state))
         return {"finished": r["finished"], "unfinished": r["unfinished"], "turns": r["turns"],
                 "ranks": r["ranks"], "scores": r["scores"], "winners": r["winners"],
-                "fields": r.get("fields", {})}
+                "fields": r.get("fields", {}),
+                # a cooperative game's shared result, a team game's teams
+                **{k: r[k] for k in ("cooperative", "outcome", "shared_score", "teams", "team_scores",
+                                     "team_ranks") if k in r}}
 
     # ------------------------------------------------------------ what a page may do
     def take(self, token_seat, data) -> None:

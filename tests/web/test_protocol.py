@@ -296,3 +296,20 @@ def test_the_page_needs_nothing_from_elsewhere():
         text = f.read_text("utf-8")
         assert "http://" not in text and "https://" not in text and "//cdn" not in text, f.name
         assert "innerHTML" not in text, f.name  # the game's texts go in as text, never as HTML
+
+
+def test_the_end_screen_gets_the_shared_and_the_team_result():
+    coop = table("examples/bucket_brigade.game", seats=("human", "human"), seed=3)
+    for seat, text in [(0, "wait"), (1, "wait"), (0, "wait")]:
+        coop.take(seat, {"type": "typed", "version": coop.version, "text": text})
+    r = coop.result()
+    assert r["cooperative"] and r["outcome"] == "lost" and r["winners"] == [] and "teams" not in r
+    teams = table("examples/partner_tricks.game", seats=("human",) * 4, seed=3)
+    while not teams.over():
+        seat = teams.game.waiting_for(teams.state)[0]
+        move = teams.game.legal_moves(teams.state, seat)[0]
+        teams.take(seat, {"type": "typed", "version": teams.version,
+                          "text": teams.game.move_text(teams.state, move)})
+    r = teams.result()
+    assert r["teams"] == [[0, 2], [1, 3]] and len(r["team_scores"]) == 2 and "cooperative" not in r
+    assert set(r["winners"]) in ({0, 2}, {1, 3}, {0, 1, 2, 3})

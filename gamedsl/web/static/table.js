@@ -292,16 +292,34 @@ function drawResult(msg, box) {
   box.hidden = false;
   const status = r.finished ? "Game over after " + r.turns + " turns" : "Stopped unfinished after " + r.turns + " turns";
   box.append(el("h2", {id: "game-over"}, status));
-  const order = [...r.ranks.keys()].sort((a, b) => r.ranks[a] - r.ranks[b] || a - b);
-  const list = el("ol", {class: "ranks"});
-  for (const s of order) {
-    let line = r.ranks[s] + ". " + label(s) + "  score " + num(r.scores[s]);
-    for (const [name, values] of Object.entries(r.fields || {})) line += "  " + name + " " + num(values[s]);
-    if (r.winners.includes(s)) line += "  — winner";
-    list.append(el("li", {"data-seat": String(s)}, line));
+  if (r.cooperative) {
+    // one shared result: everyone won or lost together
+    const verdict = {won: "Everyone won together", lost: "Everyone lost together"}[r.outcome] || "Cooperative game";
+    box.append(el("p", {id: "winners"}, verdict + " · shared score " + num(r.shared_score)));
+  } else if (r.teams) {
+    const teamName = (side) => "Team " + side.map(label).join(" + ");
+    const teamOrder = [...r.teams.keys()].sort((a, b) => r.team_ranks[a] - r.team_ranks[b] || a - b);
+    const teams = el("ol", {class: "ranks"});
+    for (const i of teamOrder) {
+      let line = r.team_ranks[i] + ". " + teamName(r.teams[i]) + "  score " + num(r.team_scores[i]);
+      if (r.finished && r.winners.includes(r.teams[i][0])) line += "  — winners";
+      teams.append(el("li", {"data-team": String(i)}, line));
+    }
+    box.append(teams);
+    const won = teamOrder.filter((i) => r.winners.includes(r.teams[i][0])).map((i) => teamName(r.teams[i]));
+    if (r.finished) box.append(el("p", {id: "winners"}, "Winners: " + (won.join(", ") || "none")));
+  } else {
+    const order = [...r.ranks.keys()].sort((a, b) => r.ranks[a] - r.ranks[b] || a - b);
+    const list = el("ol", {class: "ranks"});
+    for (const s of order) {
+      let line = r.ranks[s] + ". " + label(s) + "  score " + num(r.scores[s]);
+      for (const [name, values] of Object.entries(r.fields || {})) line += "  " + name + " " + num(values[s]);
+      if (r.winners.includes(s)) line += "  — winner";
+      list.append(el("li", {"data-seat": String(s)}, line));
+    }
+    box.append(list);
+    if (r.finished) box.append(el("p", {id: "winners"}, "Winners: " + (r.winners.map(label).join(", ") || "none")));
   }
-  box.append(list);
-  if (r.finished) box.append(el("p", {id: "winners"}, "Winners: " + (r.winners.map(label).join(", ") || "none")));
   if (msg.log_ready) box.append(el("a", {id: "download-log", href: "/log/" + encodeURIComponent(token), download: ""}, "Download the game's log"));
   if (info.hot_seat && msg.type === "state") {
     // at the end of a hot-seat game, every hand may be looked at in turn
