@@ -42,6 +42,7 @@ _PROLOGUE = [
     "    runaway = m.runaway",
     "    H = m.handlers",
     "    sized, bounded, is_number, RuleError, plain = m.helpers",
+    "    charge, MAXW = m.effect_helpers",
 ]
 
 
@@ -50,7 +51,7 @@ def generate_block(program, bid: int) -> str:
     `program` (m: the machine running it; S: the program's statement records; F: the list of
     every block's function, for direct calls)."""
     consts: List[str] = []
-    body = _block(bid, program.blocks[bid], consts)
+    body = _block(bid, program.blocks[bid], consts, program)
     lines = ["def make(m, S, F):"] + _PROLOGUE
     lines += ["    " + line for line in consts]
     lines += ["    " + line for line in body]
@@ -64,7 +65,7 @@ def generate(program) -> str:
     return "\n".join(generate_block(program, b) for b in range(len(program.blocks)))
 
 
-def _block(bid: int, block: tuple, consts: List[str]) -> List[str]:
+def _block(bid: int, block: tuple, consts: List[str], program) -> List[str]:
     lines = [f"def b{bid}(state, frame, stack, ctx, steps):"]
     if not block:
         lines += ["    stack.pop()", "    return steps"]
@@ -73,7 +74,7 @@ def _block(bid: int, block: tuple, consts: List[str]) -> List[str]:
     for k, st in enumerate(block):
         sid = st.sid
         consts.append(f"s{sid} = S[{sid}]")
-        body = _stmt(st, consts)
+        body = _stmt(st, consts, program)
         lines.append(f"    if i <= {k}:")
         lines.append(f"        frame['i'] = {k + 1}")
         lines.append("        steps += 1")
@@ -128,11 +129,71 @@ def _handled(st, consts) -> List[str]:
     return lines
 
 
-def _stmt(st, consts: List[str]) -> List[str]:
+def _move(st, info, consts: List[str]) -> List[str]:
+    """`move` to a zone that is a plain list (neither a grid nor sorted), without a cell: the
+    interpreter's _do_move and _put written out for this zone, with the same checks in the
+    same order and the same work, the component kind check only where the checker leaves the
+    kinds open."""
+    sid = st.sid
+    consts += [f"w{sid} = s{sid}.what", f"zn{sid} = s{sid}.zone", f"kk{sid} = m.p.zones[zn{sid}].kinds"]
+    proven = st.kinds is not None and st.kinds <= frozenset(info.kinds)
+    lines = [_RESET, f"x = w{sid}(ctx)", "cs = x if type(x) is list else [x]", "K = ctx.cat.kind"]
+    if not proven:
+        lines += ["for c in cs:",
+                  "    if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(K)):",
+                  f"        raise RuleError('E504', f\"only components can be moved, not {{plain(c)}}\", s{sid}.span)"]
+    if info.per_player:
+        consts.append(f"d{sid} = s{sid}.dest")
+        lines.append(f"o = d{sid}(ctx)[1]")
+    else:
+        lines.append("o = -1")
+    if st.place == "top":
+        lines.append("cs = list(reversed(cs))")
+    lines += [f"zl = state['zones'][zn{sid}]", "W = state['where']", "mv = state.get('moved')",
+              "for c in cs:",
+              "    ctx.work += 1",
+              f"    if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)"]
+    if not proven:
+        lines += [f"    if K[c] not in kk{sid}:",
+                  f"        raise RuleError('E504', f\"zone '{{zn{sid}}}' does not hold a {{K[c]}}\", s{sid}.span)"]
+    if info.per_player:
+        lines += ["    if not (isinstance(o, int) and 0 <= o < state['n']):",
+                  f"        raise RuleError('E504', \"a player's zone needs a player\", s{sid}.span)",
+                  "    z = zl[o]"]
+    else:
+        lines.append("    z = zl")
+    lines += ["    w = W[c]",
+              "    if w is not None:",
+              "        wz = state['zones'][w[0]]",
+              "        if w[1] >= 0: wz = wz[w[1]]",
+              "        wc = w[2]",
+              "        if isinstance(wc, list):",
+              "            for key in wc: del wz[key]",
+              "        elif wc is not None: del wz[wc]",
+              "        else:",
+              "            ctx.work += 1 + len(wz) // 64",
+              f"            if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
+              "            wz.remove(c)"]
+    if st.place == "top":
+        lines += ["    ctx.work += len(z) // 64",
+                  f"    if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
+                  "    z.insert(0, c)"]
+    else:
+        lines.append("    z.append(c)")
+    lines += [f"    W[c] = [zn{sid}, o, None]",
+              "    if mv is not None and c not in mv: mv.append(c)"]
+    return lines
+
+
+def _stmt(st, consts: List[str], program) -> List[str]:
     sid = st.sid
     cls = type(st)
     if cls is P.PassStmt:
         return []
+    if cls is P.MoveStmt and st.cell is None and st.zone is not None:
+        info = program.zones.get(st.zone)
+        if info is not None and not info.grid and info.sorted_by is None:
+            return _move(st, info, consts)
     if cls is P.LetStmt:
         consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.name"]
         return [_RESET, f"x = v{sid}(ctx)",

@@ -12,6 +12,7 @@ from typing import Callable, Dict, List, Optional
 
 
 from gamedsl.syntax import ast as A
+from gamedsl.checker import types as T
 from gamedsl.errors import RuleError
 from gamedsl.compiler.closures import ExprCompiler
 from gamedsl.compiler.kinds import value_kind
@@ -78,7 +79,8 @@ class Statements:
         if isinstance(s, A.Move):
             cell = ex.expr(s.cell, scope) if s.cell is not None else None
             return add(P.MoveStmt, s.span, what=ex.expr(s.what, scope), dest=ex.zone(s.dest, scope),
-                       place=s.place, cell=cell)
+                       place=s.place, cell=cell, zone=_zone_name(s.dest),
+                       kinds=_proven_kinds((self.d.types or {}).get(s.what)))
         if isinstance(s, A.Draw):
             return add(P.DrawStmt, s.span, count=ex.expr(s.count, scope), source=ex.zone(s.source, scope),
                        dest=ex.zone(s.dest, scope))
@@ -432,6 +434,21 @@ class Snippets:
 
 
 # ---------------------------------------------------------------- small helpers
+
+
+def _zone_name(e) -> str:
+    """The name of the zone a destination names (`deck`, `p.hand`: closures.zone takes no other)."""
+    return e.name
+
+
+def _proven_kinds(t) -> Optional[frozenset]:
+    """The kinds of component a value of checker type `t` can only be (itself or a list of
+    them), or None when its type leaves that open."""
+    if isinstance(t, T.List):
+        t = t.item
+    if isinstance(t, (T.Kind, T.Zone)):
+        return frozenset(t.names if isinstance(t, T.Kind) else t.kinds)
+    return None
 
 
 def _type_kind(t, d: Decls) -> str:

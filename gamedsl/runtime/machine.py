@@ -529,7 +529,7 @@ class Machine:
         if moved is None:
             return
         listed, seen = self._moved_seen
-        if listed is not moved:
+        if listed is not moved or len(seen) != len(moved):  # (generated moves append to it too)
             seen = set(moved)
             self._moved_seen = (moved, seen)
         if comp not in seen:
