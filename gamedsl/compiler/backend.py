@@ -129,11 +129,51 @@ def _handled(st, consts) -> List[str]:
     return lines
 
 
+def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
+    """The interpreter's _put of component `c` into zone `zn{sid}` (owner `o`, its list of
+    every owner `zl`) when that zone is a plain list: the same checks in the same order and
+    the same work (an observer is never told here: while one looks, the handlers run)."""
+    lines = ["ctx.work += 1", f"if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)"]
+    if not proven:
+        lines += [f"if K[c] not in kk{sid}:",
+                  f"    raise RuleError('E504', f\"zone '{{zn{sid}}}' does not hold a {{K[c]}}\", s{sid}.span)"]
+    if info.per_player:
+        lines += ["if not (isinstance(o, int) and 0 <= o < state['n']):",
+                  f"    raise RuleError('E504', \"a player's zone needs a player\", s{sid}.span)",
+                  "z = zl[o]"]
+    else:
+        lines.append("z = zl")
+    lines += ["w = W[c]",
+              "if w is not None:",
+              "    wz = state['zones'][w[0]]",
+              "    if w[1] >= 0: wz = wz[w[1]]",
+              "    wc = w[2]",
+              "    if isinstance(wc, list):",
+              "        for key in wc: del wz[key]",
+              "    elif wc is not None: del wz[wc]",
+              "    else:",
+              "        ctx.work += 1 + len(wz) // 64",
+              f"        if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
+              "        wz.remove(c)"]
+    if top:
+        lines += ["ctx.work += len(z) // 64",
+                  f"if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
+                  "z.insert(0, c)"]
+    else:
+        lines.append("z.append(c)")
+    lines += [f"W[c] = [zn{sid}, o, None]",
+              "if mv is not None and c not in mv: mv.append(c)"]
+    return lines
+
+
+def _plain_list(info) -> bool:
+    return info is not None and not info.grid and info.sorted_by is None
+
+
 def _move(st, info, consts: List[str]) -> List[str]:
     """`move` to a zone that is a plain list (neither a grid nor sorted), without a cell: the
-    interpreter's _do_move and _put written out for this zone, with the same checks in the
-    same order and the same work, the component kind check only where the checker leaves the
-    kinds open."""
+    interpreter's _do_move written out for this zone, the component checks only where the
+    checker leaves the kinds open."""
     sid = st.sid
     consts += [f"w{sid} = s{sid}.what", f"zn{sid} = s{sid}.zone", f"kk{sid} = m.p.zones[zn{sid}].kinds"]
     proven = st.kinds is not None and st.kinds <= frozenset(info.kinds)
@@ -150,38 +190,37 @@ def _move(st, info, consts: List[str]) -> List[str]:
     if st.place == "top":
         lines.append("cs = list(reversed(cs))")
     lines += [f"zl = state['zones'][zn{sid}]", "W = state['where']", "mv = state.get('moved')",
-              "for c in cs:",
-              "    ctx.work += 1",
-              f"    if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)"]
-    if not proven:
-        lines += [f"    if K[c] not in kk{sid}:",
-                  f"        raise RuleError('E504', f\"zone '{{zn{sid}}}' does not hold a {{K[c]}}\", s{sid}.span)"]
-    if info.per_player:
-        lines += ["    if not (isinstance(o, int) and 0 <= o < state['n']):",
+              "for c in cs:"]
+    lines += ["    " + line for line in _put(sid, info, proven, st.place == "top")]
+    return lines
+
+
+def _draw(st, src, dst, consts: List[str]) -> List[str]:
+    """`draw` from a pile to a zone that is a plain list: the interpreter's _do_draw written
+    out (each component drawn counted against the step budget, a refill by the machine), no
+    kind check where every kind the pile holds fits the destination."""
+    sid = st.sid
+    consts += [f"n{sid} = s{sid}.count", f"sr{sid} = s{sid}.source", f"ds{sid} = s{sid}.dest",
+               f"sn{sid} = s{sid}.zones[0]", f"zn{sid} = s{sid}.zones[1]", f"kk{sid} = m.p.zones[zn{sid}].kinds"]
+    proven = frozenset(src.kinds) <= frozenset(dst.kinds)
+    lines = [_RESET, f"n = n{sid}(ctx)",
+             "if not is_number(n):",
+             f"    raise RuleError('E504', f\"'draw' needs a number, not {{plain(n)}}\", s{sid}.span)",
+             f"src = sr{sid}(ctx)", f"o = ds{sid}(ctx)[1]", "so = src[1]",
+             f"zl = state['zones'][zn{sid}]", f"sl = state['zones'][sn{sid}]",
+             "W = state['where']", "mv = state.get('moved')", "K = ctx.cat.kind",
+             "for _ in range(max(0, int(min(n, MAX + 1)))):",
+             f"    if m.count_drawn() > MAX: m.drew_too_many(s{sid}.span)"]
+    if src.per_player:
+        lines += ["    if not (isinstance(so, int) and 0 <= so < state['n']):",
                   f"        raise RuleError('E504', \"a player's zone needs a player\", s{sid}.span)",
-                  "    z = zl[o]"]
+                  "    pile = sl[so]"]
     else:
-        lines.append("    z = zl")
-    lines += ["    w = W[c]",
-              "    if w is not None:",
-              "        wz = state['zones'][w[0]]",
-              "        if w[1] >= 0: wz = wz[w[1]]",
-              "        wc = w[2]",
-              "        if isinstance(wc, list):",
-              "            for key in wc: del wz[key]",
-              "        elif wc is not None: del wz[wc]",
-              "        else:",
-              "            ctx.work += 1 + len(wz) // 64",
-              f"            if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
-              "            wz.remove(c)"]
-    if st.place == "top":
-        lines += ["    ctx.work += len(z) // 64",
-                  f"    if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
-                  "    z.insert(0, c)"]
-    else:
-        lines.append("    z.append(c)")
-    lines += [f"    W[c] = [zn{sid}, o, None]",
-              "    if mv is not None and c not in mv: mv.append(c)"]
+        lines.append("    pile = sl")
+    if src.refill:
+        lines.append(f"    if not pile: pile = m.refill(state, ctx, s{sid}.span, src)")
+    lines += ["    if not pile: break", "    c = pile[0]"]
+    lines += ["    " + line for line in _put(sid, dst, proven, False)]
     return lines
 
 
@@ -192,8 +231,12 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         return []
     if cls is P.MoveStmt and st.cell is None and st.zone is not None:
         info = program.zones.get(st.zone)
-        if info is not None and not info.grid and info.sorted_by is None:
+        if _plain_list(info):
             return _move(st, info, consts)
+    if cls is P.DrawStmt and st.zones is not None:
+        src, dst = (program.zones.get(z) for z in st.zones)
+        if src is not None and not src.grid and _plain_list(dst):
+            return _draw(st, src, dst, consts)
     if cls is P.LetStmt:
         consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.name"]
         return [_RESET, f"x = v{sid}(ctx)",

@@ -83,7 +83,7 @@ class Statements:
                        kinds=_proven_kinds((self.d.types or {}).get(s.what)))
         if isinstance(s, A.Draw):
             return add(P.DrawStmt, s.span, count=ex.expr(s.count, scope), source=ex.zone(s.source, scope),
-                       dest=ex.zone(s.dest, scope))
+                       dest=ex.zone(s.dest, scope), zones=(_zone_name(s.source), _zone_name(s.dest)))
         if isinstance(s, A.Shuffle):
             return add(P.ShuffleStmt, s.span, zone=ex.zone(s.zone, scope))
         if isinstance(s, A.NextTurn):

@@ -186,6 +186,7 @@ class DrawStmt(Stmt):
     count: Callable
     source: Callable
     dest: Callable
+    zones: Optional[tuple] = None  # the names of the source and destination zones
     keyword = "draw"
 
 
