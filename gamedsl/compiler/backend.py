@@ -162,8 +162,14 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
     else:
         lines.append("z.append(c)")
     lines += [f"W[c] = [zn{sid}, o, None]",
-              "if mv is not None and c not in mv: mv.append(c)"]
+              "if mv is not None and c not in seen:",
+              "    seen.add(c)",
+              "    mv.append(c)"]
     return lines
+
+
+# the state's list of what the last move moved (none in a state saved before it was kept)
+_MOVED = "mv = state.get('moved'); seen = None if mv is None else m.moved_seen(mv)"
 
 
 def _plain_list(info) -> bool:
@@ -189,7 +195,7 @@ def _move(st, info, consts: List[str]) -> List[str]:
         lines.append("o = -1")
     if st.place == "top":
         lines.append("cs = list(reversed(cs))")
-    lines += [f"zl = state['zones'][zn{sid}]", "W = state['where']", "mv = state.get('moved')",
+    lines += [f"zl = state['zones'][zn{sid}]", "W = state['where']", _MOVED,
               "for c in cs:"]
     lines += ["    " + line for line in _put(sid, info, proven, st.place == "top")]
     return lines
@@ -208,7 +214,7 @@ def _draw(st, src, dst, consts: List[str]) -> List[str]:
              f"    raise RuleError('E504', f\"'draw' needs a number, not {{plain(n)}}\", s{sid}.span)",
              f"src = sr{sid}(ctx)", f"o = ds{sid}(ctx)[1]", "so = src[1]",
              f"zl = state['zones'][zn{sid}]", f"sl = state['zones'][sn{sid}]",
-             "W = state['where']", "mv = state.get('moved')", "K = ctx.cat.kind",
+             "W = state['where']", _MOVED, "K = ctx.cat.kind",
              "for _ in range(max(0, int(min(n, MAX + 1)))):",
              f"    if m.count_drawn() > MAX: m.drew_too_many(s{sid}.span)"]
     if src.per_player:

@@ -528,13 +528,19 @@ class Machine:
         moved = state.get("moved")
         if moved is None:
             return
-        listed, seen = self._moved_seen
-        if listed is not moved or len(seen) != len(moved):  # (generated moves append to it too)
-            seen = set(moved)
-            self._moved_seen = (moved, seen)
+        seen = self.moved_seen(moved)
         if comp not in seen:
             seen.add(comp)
             moved.append(comp)
+
+    def moved_seen(self, moved: list) -> set:
+        """The components in `moved` (the state's list of what the last move moved), as a
+        set kept for the list: whoever appends to the list adds to the set."""
+        listed, seen = self._moved_seen
+        if listed is not moved:
+            seen = set(moved)
+            self._moved_seen = (moved, seen)
+        return seen
 
     def _components(self, value, cat, span) -> List[int]:
         items = value if isinstance(value, list) else [value]
