@@ -131,7 +131,7 @@ def _handled(st, consts) -> List[str]:
 
 def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
     """The interpreter's _put of component `c` into zone `zn{sid}` (owner `o`, its list of
-    every owner `zl`) when that zone is a plain list: the same checks in the same order and
+    every owner `zl`) when that zone is a list (kept sorted or not): the same checks in the same order and
     the same work (an observer is never told here: while one looks, the handlers run)."""
     lines = ["ctx.work += 1", f"if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)"]
     if not proven:
@@ -155,7 +155,18 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
               "        ctx.work += 1 + len(wz) // 64",
               f"        if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
               "        wz.remove(c)"]
-    if top:
+    if info.sorted_by is not None:  # (its place by the field, after the items looked at)
+        lines += ["A = ctx.cat.attrs",
+                  f"k = A[c].get(sf{sid}, 0)",
+                  "pos = len(z)",
+                  "for j, other in enumerate(z):",
+                  f"    if A[other].get(sf{sid}, 0) > k:",
+                  "        pos = j",
+                  "        break",
+                  "ctx.work += pos",
+                  f"if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
+                  "z.insert(pos, c)"]
+    elif top:
         lines += ["ctx.work += len(z) // 64",
                   f"if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
                   "z.insert(0, c)"]
@@ -172,16 +183,20 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
 _MOVED = "mv = state.get('moved'); seen = None if mv is None else m.moved_seen(mv)"
 
 
-def _plain_list(info) -> bool:
-    return info is not None and not info.grid and info.sorted_by is None
+def _zone_consts(sid: int) -> List[str]:
+    return [f"kk{sid} = m.p.zones[zn{sid}].kinds", f"sf{sid} = m.p.zones[zn{sid}].sorted_by"]
+
+
+def _listed(info) -> bool:
+    return info is not None and not info.grid
 
 
 def _move(st, info, consts: List[str]) -> List[str]:
-    """`move` to a zone that is a plain list (neither a grid nor sorted), without a cell: the
+    """`move` to a zone that is a list (not a grid), without a cell: the
     interpreter's _do_move written out for this zone, the component checks only where the
     checker leaves the kinds open."""
     sid = st.sid
-    consts += [f"w{sid} = s{sid}.what", f"zn{sid} = s{sid}.zone", f"kk{sid} = m.p.zones[zn{sid}].kinds"]
+    consts += [f"w{sid} = s{sid}.what", f"zn{sid} = s{sid}.zone"] + _zone_consts(sid)
     proven = st.kinds is not None and st.kinds <= frozenset(info.kinds)
     lines = [_RESET, f"x = w{sid}(ctx)", "cs = x if type(x) is list else [x]", "K = ctx.cat.kind"]
     if not proven:
@@ -202,12 +217,12 @@ def _move(st, info, consts: List[str]) -> List[str]:
 
 
 def _draw(st, src, dst, consts: List[str]) -> List[str]:
-    """`draw` from a pile to a zone that is a plain list: the interpreter's _do_draw written
+    """`draw` from a pile to a zone that is a list (not a grid): the interpreter's _do_draw written
     out (each component drawn counted against the step budget, a refill by the machine), no
     kind check where every kind the pile holds fits the destination."""
     sid = st.sid
     consts += [f"n{sid} = s{sid}.count", f"sr{sid} = s{sid}.source", f"ds{sid} = s{sid}.dest",
-               f"sn{sid} = s{sid}.zones[0]", f"zn{sid} = s{sid}.zones[1]", f"kk{sid} = m.p.zones[zn{sid}].kinds"]
+               f"sn{sid} = s{sid}.zones[0]", f"zn{sid} = s{sid}.zones[1]"] + _zone_consts(sid)
     proven = frozenset(src.kinds) <= frozenset(dst.kinds)
     lines = [_RESET, f"n = n{sid}(ctx)",
              "if not is_number(n):",
@@ -237,11 +252,11 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         return []
     if cls is P.MoveStmt and st.cell is None and st.zone is not None:
         info = program.zones.get(st.zone)
-        if _plain_list(info):
+        if _listed(info):
             return _move(st, info, consts)
     if cls is P.DrawStmt and st.zones is not None:
         src, dst = (program.zones.get(z) for z in st.zones)
-        if src is not None and not src.grid and _plain_list(dst):
+        if src is not None and not src.grid and _listed(dst):
             return _draw(st, src, dst, consts)
     if cls is P.LetStmt:
         consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.name"]
