@@ -42,7 +42,7 @@ _PROLOGUE = [
     "    runaway = m.runaway",
     "    H = m.handlers",
     "    sized, bounded, is_number, RuleError, plain = m.helpers",
-    "    charge, MAXW = m.effect_helpers",
+    "    charge, MAXW, MAXN = m.effect_helpers",
 ]
 
 
@@ -75,6 +75,8 @@ def _block(bid: int, block: tuple, consts: List[str], program) -> List[str]:
         sid = st.sid
         consts.append(f"s{sid} = S[{sid}]")
         body = _stmt(st, consts, program)
+        if body[:1] == [_RESET]:
+            body = body[1:]  # (_ACCOUNT has just reset them)
         lines.append(f"    if i <= {k}:")
         lines.append(f"        frame['i'] = {k + 1}")
         lines.append("        steps += 1")
@@ -269,11 +271,16 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         lines = [_RESET, f"x = v{sid}(ctx)", f"c = {into}"]
         if st.op != "=":
             sign = {"+=": "+", "-=": "-", "*=": "*"}[st.op]
+            # (whole numbers within the bounds first: the common case, all checks passed)
             lines += [f"o = c[n{sid}]",
-                      "if not (is_number(o) and is_number(x)):",
-                      f"    raise RuleError('E504', f\"'{{s{sid}.op}}' needs numbers, not {{plain(o)}} and "
+                      f"if type(o) is int and type(x) is int and -MAXN <= (r := o {sign} x) <= MAXN:",
+                      f"    c[n{sid}] = r",
+                      "else:",
+                      "    if not (is_number(o) and is_number(x)):",
+                      f"        raise RuleError('E504', f\"'{{s{sid}.op}}' needs numbers, not {{plain(o)}} and "
                       f"{{plain(x)}}\", s{sid}.span)",
-                      f"x = bounded(o {sign} x, s{sid}.span)"]
+                      f"    c[n{sid}] = bounded(o {sign} x, s{sid}.span)"]
+            return lines
         lines += [f"if isinstance(x, (str, list)): sized(x, s{sid}.span)", f"c[n{sid}] = x"]
         return lines
     if cls is P.IfStmt:
