@@ -4,9 +4,11 @@ The interpreter (gamedsl.runtime.machine) walks a block statement by statement, 
 statement's handler by its record's class and making a context for it. Here each block
 becomes one Python function that carries out its statements in a row, with the simple ones
 (`let`, `pass`, assignments to locals and game variables, `if`, `for`, `repeat`, `while`,
-procedure calls) written out in place and the others (effects on zones, choices, messages,
-the end) handed to the same runtime methods the interpreter calls, so an effect's checks and
-its accounting live in one place.
+procedure calls, `say` to every seat) written out in place. A `move` or `draw` into a zone that
+is a list (not a grid) is written out for that zone, whose name the statement keeps: the
+interpreter's checks in its order, with its work, but the component checks dropped where the
+checker proves the components' kinds fit (or, for a draw, the pile's kinds do). The others
+(other effects, choices, the end) go to the same runtime methods the interpreter calls.
 
 As in Jinja2, the generated code holds no names or texts of the rules: the source mentions
 only numbers (statement ids, block ids, statement positions) and the generator's own
@@ -41,6 +43,7 @@ _PROLOGUE = [
     "    procs = m.p.procs",
     "    runaway = m.runaway",
     "    H = m.handlers",
+    "    write = m.p.write",
     "    sized, bounded, is_number, RuleError, plain = m.helpers",
     "    charge, MAXW, MAXN = m.effect_helpers",
 ]
@@ -252,6 +255,11 @@ def _stmt(st, consts: List[str], program) -> List[str]:
     cls = type(st)
     if cls is P.PassStmt:
         return []
+    if cls is P.SayStmt and st.to is None:  # (the interpreter's _do_say, for every seat)
+        consts += [f"ms{sid} = s{sid}.message", f"mk{sid} = s{sid}.kind"]
+        return [_RESET, f"x = ms{sid}(ctx)",
+                f"if isinstance(x, list): sized(x, s{sid}.span)",
+                f"state['said'].append(write(x, mk{sid}, ctx.cat))"]
     if cls is P.MoveStmt and st.cell is None and st.zone is not None:
         info = program.zones.get(st.zone)
         if _listed(info):
