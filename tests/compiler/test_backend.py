@@ -201,27 +201,36 @@ def test_generated_moves_and_draws_play_alike(tmp_path):
     play_both(both(str(path)), range(12), 60)
 
 
-def test_moves_going_round_stop_both_at_the_same_line(tmp_path):
+def test_moves_count_against_the_step_budget_alike(tmp_path):
+    """The components a generated move moves, and the items it takes them from, count as the
+    interpreter counts them: under each budget around the one the loop needs, both back ends
+    finish, or both stop at the same line."""
     path = tmp_path / "round.game"
     path.write_text(textwrap.dedent("""\
         game "Round"
         players 2
         kind token:
-          copies 300
+          copies 100
         zone pile of token: public
         zone heap of token: public
         setup:
-          while true:
+          repeat 50 times:
             move token to pile
             move token to top of heap
         turn:
           end game
         score of p: 0
         """))
-    failures = []
-    for name in ("interpreter", "compiled"):
-        game = load(str(path), backend=name, max_steps=2000)
-        with pytest.raises(RuleError) as err:
-            game.new_game(2)
-        failures.append((str(err.value), err.value.diagnostic().span))
-    assert failures[0] == failures[1], failures
+    outcomes = set()
+    for budget in range(300, 560, 10):
+        failures = []
+        for name in ("interpreter", "compiled"):
+            game = load(str(path), backend=name, max_steps=budget)
+            try:
+                game.new_game(2)
+                failures.append(None)
+            except RuleError as err:
+                failures.append((str(err), err.diagnostic().span))
+        assert failures[0] == failures[1], (budget, failures)
+        outcomes.add(failures[0] is None)
+    assert outcomes == {True, False}  # (the range holds the budget the loop needs)
