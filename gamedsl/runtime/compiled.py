@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Optional
 
 from gamedsl.errors import RuleError
-from gamedsl.runtime.ctx import MAX_WORK, charge
 from gamedsl.language import DEFAULT_MAX_STEPS
+from gamedsl.runtime.ctx import MAX_WORK, charge
 from gamedsl.runtime.machine import Machine
 from gamedsl.runtime.values import MAX_NUMBER, bounded, is_number, plain, sized
 

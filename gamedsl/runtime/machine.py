@@ -571,8 +571,7 @@ class Machine:
         for _ in range(max(0, int(min(n, self.max_steps + 1)))):
             # Each component drawn is a step: a zone refilled from the one it is drawn to would
             # otherwise go round for ever within one statement (or one per loop step).
-            self._drawn += 1
-            if self._drawn > self.max_steps:
+            if self.count_drawn() > self.max_steps:
                 self.drew_too_many(s.span)
             pile = self._zone_list(state, src, s.span)
             if not pile and info.refill:
