@@ -148,6 +148,10 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
                   "z = zl[o]"]
     else:
         lines.append("z = zl")
+    if info.capacity is not None:
+        cap = int(info.capacity)
+        lines += [f"if len(z) >= {cap} and c not in z:",
+                  f"    raise RuleError('E504', f\"zone '{{zn{sid}}}' is full: it holds at most {cap}\", s{sid}.span)"]
     lines += ["w = W[c]",
               "if w is not None:",
               "    wz = state['zones'][w[0]]",
@@ -264,7 +268,7 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         info = program.zones.get(st.zone)
         if _listed(info):
             return _move(st, info, consts)
-    if cls is P.DrawStmt and st.zones is not None:
+    if cls is P.DrawStmt and st.zones is not None and None not in st.zones:
         src, dst = (program.zones.get(z) for z in st.zones)
         if src is not None and not src.grid and _listed(dst):
             return _draw(st, src, dst, consts)

@@ -436,9 +436,10 @@ class Snippets:
 # ---------------------------------------------------------------- small helpers
 
 
-def _zone_name(e) -> str:
-    """The name of the zone a destination names (`deck`, `p.hand`: closures.zone takes no other)."""
-    return e.name
+def _zone_name(e) -> Optional[str]:
+    """The name of the zone a destination names (`deck`, `p.hand`), or None for a family's
+    zone (`pile[c.colour]`: which one is known when the statement runs)."""
+    return e.name if isinstance(e, (A.Name, A.Attribute)) else None
 
 
 def _proven_kinds(t) -> Optional[frozenset]:
