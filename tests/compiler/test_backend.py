@@ -161,7 +161,7 @@ kind chip:
   copies 4
 zone deck of card: hidden, refill from discard
 zone discard of card: public
-zone stack of card, chip: public
+zone stack of card, chip: public, capacity 5
 zone bin of card, chip: public
 zone chips of chip: public
 player zone hand of card: owner, sorted by rank
@@ -194,7 +194,7 @@ score of p: len(p.pocket)
 
 
 def test_generated_moves_and_draws_play_alike(tmp_path):
-    """Moves to the top, into a zone kept sorted, of mixed kinds, draws refilled: the effects
+    """Moves to the top, into a zone kept sorted or full, of mixed kinds, draws refilled: the effects
     the back end writes out for their zones, move for move against the interpreter's."""
     path = tmp_path / "piles.game"
     path.write_text(EFFECTS)
