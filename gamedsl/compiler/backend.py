@@ -4,9 +4,11 @@ The interpreter (gamedsl.runtime.machine) walks a block statement by statement, 
 statement's handler by its record's class and making a context for it. Here each block
 becomes one Python function that carries out its statements in a row, with the simple ones
 (`let`, `pass`, assignments to locals and game variables, `if`, `for`, `repeat`, `while`,
-procedure calls) written out in place and the others (effects on zones, choices, messages,
-the end) handed to the same runtime methods the interpreter calls, so an effect's checks and
-its accounting live in one place.
+procedure calls, `say` to every seat) written out in place. A `move` or `draw` into a zone that
+is a list (not a grid) is written out for that zone, whose name the statement keeps: the
+interpreter's checks in its order, with its work, but the component checks dropped where the
+checker proves the components' kinds fit (or, for a draw, the pile's kinds do). The others
+(other effects, choices, the end) go to the same runtime methods the interpreter calls.
 
 As in Jinja2, the generated code holds no names or texts of the rules: the source mentions
 only numbers (statement ids, block ids, statement positions) and the generator's own
@@ -41,7 +43,9 @@ _PROLOGUE = [
     "    procs = m.p.procs",
     "    runaway = m.runaway",
     "    H = m.handlers",
+    "    write = m.p.write",
     "    sized, bounded, is_number, RuleError, plain = m.helpers",
+    "    charge, MAXW, MAXN = m.effect_helpers",
 ]
 
 
@@ -50,7 +54,7 @@ def generate_block(program, bid: int) -> str:
     `program` (m: the machine running it; S: the program's statement records; F: the list of
     every block's function, for direct calls)."""
     consts: List[str] = []
-    body = _block(bid, program.blocks[bid], consts)
+    body = _block(bid, program.blocks[bid], consts, program)
     lines = ["def make(m, S, F):"] + _PROLOGUE
     lines += ["    " + line for line in consts]
     lines += ["    " + line for line in body]
@@ -64,7 +68,7 @@ def generate(program) -> str:
     return "\n".join(generate_block(program, b) for b in range(len(program.blocks)))
 
 
-def _block(bid: int, block: tuple, consts: List[str]) -> List[str]:
+def _block(bid: int, block: tuple, consts: List[str], program) -> List[str]:
     lines = [f"def b{bid}(state, frame, stack, ctx, steps):"]
     if not block:
         lines += ["    stack.pop()", "    return steps"]
@@ -73,7 +77,9 @@ def _block(bid: int, block: tuple, consts: List[str]) -> List[str]:
     for k, st in enumerate(block):
         sid = st.sid
         consts.append(f"s{sid} = S[{sid}]")
-        body = _stmt(st, consts)
+        body = _stmt(st, consts, program)
+        if body[:1] == [_RESET]:
+            body = body[1:]  # (_ACCOUNT has just reset them)
         lines.append(f"    if i <= {k}:")
         lines.append(f"        frame['i'] = {k + 1}")
         lines.append("        steps += 1")
@@ -128,11 +134,144 @@ def _handled(st, consts) -> List[str]:
     return lines
 
 
-def _stmt(st, consts: List[str]) -> List[str]:
+def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
+    """The interpreter's _put of component `c` into zone `zn{sid}` (owner `o`, its list of
+    every owner `zl`) when that zone is a list (kept sorted or not): the same checks in the same order and
+    the same work (an observer is never told here: while one looks, the handlers run)."""
+    lines = ["ctx.work += 1", f"if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)"]
+    if not proven:
+        lines += [f"if K[c] not in kk{sid}:",
+                  f"    raise RuleError('E504', f\"zone '{{zn{sid}}}' does not hold a {{K[c]}}\", s{sid}.span)"]
+    if info.per_player:
+        lines += ["if not (isinstance(o, int) and 0 <= o < state['n']):",
+                  f"    raise RuleError('E504', \"a player's zone needs a player\", s{sid}.span)",
+                  "z = zl[o]"]
+    else:
+        lines.append("z = zl")
+    if info.capacity is not None:
+        cap = int(info.capacity)
+        lines += [f"if len(z) >= {cap} and c not in z:",
+                  f"    raise RuleError('E504', f\"zone '{{zn{sid}}}' is full: it holds at most {cap}\", s{sid}.span)"]
+    lines += ["w = W[c]",
+              "if w is not None:",
+              "    wz = state['zones'][w[0]]",
+              "    if w[1] >= 0: wz = wz[w[1]]",
+              "    wc = w[2]",
+              "    if isinstance(wc, list):",
+              "        for key in wc: del wz[key]",
+              "    elif wc is not None: del wz[wc]",
+              "    else:",
+              "        ctx.work += 1 + len(wz) // 64",
+              f"        if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
+              "        wz.remove(c)"]
+    if info.sorted_by is not None:  # (its place by the field, after the items looked at)
+        lines += ["A = ctx.cat.attrs",
+                  f"k = A[c].get(sf{sid}, 0)",
+                  "pos = len(z)",
+                  "for j, other in enumerate(z):",
+                  f"    if A[other].get(sf{sid}, 0) > k:",
+                  "        pos = j",
+                  "        break",
+                  "ctx.work += pos",
+                  f"if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
+                  "z.insert(pos, c)"]
+    elif top:
+        lines += ["ctx.work += len(z) // 64",
+                  f"if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
+                  "z.insert(0, c)"]
+    else:
+        lines.append("z.append(c)")
+    lines += [f"W[c] = [zn{sid}, o, None]",
+              "if mv is not None and c not in seen:",
+              "    seen.add(c)",
+              "    mv.append(c)"]
+    return lines
+
+
+# the state's list of what the last move moved (none in a state saved before it was kept)
+_MOVED = "mv = state.get('moved'); seen = None if mv is None else m.moved_seen(mv)"
+
+
+def _zone_consts(sid: int) -> List[str]:
+    return [f"kk{sid} = m.p.zones[zn{sid}].kinds", f"sf{sid} = m.p.zones[zn{sid}].sorted_by"]
+
+
+def _listed(info) -> bool:
+    return info is not None and not info.grid
+
+
+def _move(st, info, consts: List[str]) -> List[str]:
+    """`move` to a zone that is a list (not a grid), without a cell: the
+    interpreter's _do_move written out for this zone, the component checks only where the
+    checker leaves the kinds open."""
+    sid = st.sid
+    consts += [f"w{sid} = s{sid}.what", f"zn{sid} = s{sid}.zone"] + _zone_consts(sid)
+    proven = st.kinds is not None and st.kinds <= frozenset(info.kinds)
+    lines = [_RESET, f"x = w{sid}(ctx)", "cs = x if type(x) is list else [x]", "K = ctx.cat.kind"]
+    if not proven:
+        lines += ["for c in cs:",
+                  "    if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(K)):",
+                  f"        raise RuleError('E504', f\"only components can be moved, not {{plain(c)}}\", s{sid}.span)"]
+    if info.per_player:
+        consts.append(f"d{sid} = s{sid}.dest")
+        lines.append(f"o = d{sid}(ctx)[1]")
+    else:
+        lines.append("o = -1")
+    if st.place == "top":
+        lines.append("cs = list(reversed(cs))")
+    lines += [f"zl = state['zones'][zn{sid}]", "W = state['where']", _MOVED,
+              "for c in cs:"]
+    lines += ["    " + line for line in _put(sid, info, proven, st.place == "top")]
+    return lines
+
+
+def _draw(st, src, dst, consts: List[str]) -> List[str]:
+    """`draw` from a pile to a zone that is a list (not a grid): the interpreter's _do_draw written
+    out (each component drawn counted against the step budget, a refill by the machine), no
+    kind check where every kind the pile holds fits the destination."""
+    sid = st.sid
+    consts += [f"n{sid} = s{sid}.count", f"sr{sid} = s{sid}.source", f"ds{sid} = s{sid}.dest",
+               f"sn{sid} = s{sid}.zones[0]", f"zn{sid} = s{sid}.zones[1]"] + _zone_consts(sid)
+    proven = frozenset(src.kinds) <= frozenset(dst.kinds)
+    lines = [_RESET, f"n = n{sid}(ctx)",
+             "if not is_number(n):",
+             f"    raise RuleError('E504', f\"'draw' needs a number, not {{plain(n)}}\", s{sid}.span)",
+             f"src = sr{sid}(ctx)", f"o = ds{sid}(ctx)[1]", "so = src[1]",
+             f"zl = state['zones'][zn{sid}]", f"sl = state['zones'][sn{sid}]",
+             "W = state['where']", _MOVED, "K = ctx.cat.kind",
+             "for _ in range(max(0, int(min(n, MAX + 1)))):",
+             f"    if m.count_drawn() > MAX: m.drew_too_many(s{sid}.span)"]
+    if src.per_player:
+        lines += ["    if not (isinstance(so, int) and 0 <= so < state['n']):",
+                  f"        raise RuleError('E504', \"a player's zone needs a player\", s{sid}.span)",
+                  "    pile = sl[so]"]
+    else:
+        lines.append("    pile = sl")
+    if src.refill:
+        lines.append(f"    if not pile: pile = m.refill(state, ctx, s{sid}.span, src)")
+    lines += ["    if not pile: break", "    c = pile[0]"]
+    lines += ["    " + line for line in _put(sid, dst, proven, False)]
+    return lines
+
+
+def _stmt(st, consts: List[str], program) -> List[str]:
     sid = st.sid
     cls = type(st)
     if cls is P.PassStmt:
         return []
+    if cls is P.SayStmt and st.to is None:  # (the interpreter's _do_say, for every seat)
+        consts += [f"ms{sid} = s{sid}.message", f"mk{sid} = s{sid}.kind"]
+        return [_RESET, f"x = ms{sid}(ctx)",
+                f"if isinstance(x, list): sized(x, s{sid}.span)",
+                f"state['said'].append(write(x, mk{sid}, ctx.cat))"]
+    if cls is P.MoveStmt and st.cell is None and st.zone is not None:
+        info = program.zones.get(st.zone)
+        if _listed(info):
+            return _move(st, info, consts)
+    if cls is P.DrawStmt and st.zones is not None and None not in st.zones:
+        src, dst = (program.zones.get(z) for z in st.zones)
+        if src is not None and not src.grid and _listed(dst):
+            return _draw(st, src, dst, consts)
     if cls is P.LetStmt:
         consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.name"]
         return [_RESET, f"x = v{sid}(ctx)",
@@ -144,11 +283,16 @@ def _stmt(st, consts: List[str]) -> List[str]:
         lines = [_RESET, f"x = v{sid}(ctx)", f"c = {into}"]
         if st.op != "=":
             sign = {"+=": "+", "-=": "-", "*=": "*"}[st.op]
+            # (whole numbers within the bounds first: the common case, all checks passed)
             lines += [f"o = c[n{sid}]",
-                      "if not (is_number(o) and is_number(x)):",
-                      f"    raise RuleError('E504', f\"'{{s{sid}.op}}' needs numbers, not {{plain(o)}} and "
+                      f"if type(o) is int and type(x) is int and -MAXN <= (r := o {sign} x) <= MAXN:",
+                      f"    c[n{sid}] = r",
+                      "else:",
+                      "    if not (is_number(o) and is_number(x)):",
+                      f"        raise RuleError('E504', f\"'{{s{sid}.op}}' needs numbers, not {{plain(o)}} and "
                       f"{{plain(x)}}\", s{sid}.span)",
-                      f"x = bounded(o {sign} x, s{sid}.span)"]
+                      f"    c[n{sid}] = bounded(o {sign} x, s{sid}.span)"]
+            return lines
         lines += [f"if isinstance(x, (str, list)): sized(x, s{sid}.span)", f"c[n{sid}] = x"]
         return lines
     if cls is P.IfStmt:

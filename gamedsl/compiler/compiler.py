@@ -12,6 +12,7 @@ from typing import Callable, Dict, List, Optional
 
 
 from gamedsl.syntax import ast as A
+from gamedsl.checker import types as T
 from gamedsl.errors import RuleError
 from gamedsl.compiler.closures import ExprCompiler
 from gamedsl.compiler.kinds import value_kind
@@ -78,10 +79,11 @@ class Statements:
         if isinstance(s, A.Move):
             cell = ex.expr(s.cell, scope) if s.cell is not None else None
             return add(P.MoveStmt, s.span, what=ex.expr(s.what, scope), dest=ex.zone(s.dest, scope),
-                       place=s.place, cell=cell)
+                       place=s.place, cell=cell, zone=_zone_name(s.dest),
+                       kinds=_proven_kinds((self.d.types or {}).get(s.what)))
         if isinstance(s, A.Draw):
             return add(P.DrawStmt, s.span, count=ex.expr(s.count, scope), source=ex.zone(s.source, scope),
-                       dest=ex.zone(s.dest, scope))
+                       dest=ex.zone(s.dest, scope), zones=(_zone_name(s.source), _zone_name(s.dest)))
         if isinstance(s, A.Shuffle):
             return add(P.ShuffleStmt, s.span, zone=ex.zone(s.zone, scope))
         if isinstance(s, A.NextTurn):
@@ -435,6 +437,22 @@ class Snippets:
 
 
 # ---------------------------------------------------------------- small helpers
+
+
+def _zone_name(e) -> Optional[str]:
+    """The name of the zone a destination names (`deck`, `p.hand`), or None for a family's
+    zone (`pile[c.colour]`: which one is known when the statement runs)."""
+    return e.name if isinstance(e, (A.Name, A.Attribute)) else None
+
+
+def _proven_kinds(t) -> Optional[frozenset]:
+    """The kinds of component a value of checker type `t` can only be (itself or a list of
+    them), or None when its type leaves that open."""
+    if isinstance(t, T.List):
+        t = t.item
+    if isinstance(t, (T.Kind, T.Zone)):
+        return frozenset(t.names if isinstance(t, T.Kind) else t.kinds)
+    return None
 
 
 def _type_kind(t, d: Decls) -> str:

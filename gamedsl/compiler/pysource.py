@@ -22,6 +22,7 @@ from itertools import product
 from typing import Dict, List, Optional
 
 from gamedsl.syntax import ast as A
+from gamedsl.checker import types as T
 from gamedsl.runtime import builtins as B
 from gamedsl.runtime import values as V
 from gamedsl.runtime.ctx import MAX_CALL_DEPTH, MAX_WORK, PLAIN_KEY_TYPES, WRITTEN_KEY
@@ -86,6 +87,21 @@ def _at_shared(ctx, impl, span, name, cell):
             if type(z) is dict and type(x) is int and type(y) is int:
                 return z.get(f"{x},{y}")
     return impl(ctx, span, (name, -1), cell)
+
+
+def _at_grid(ctx, z, cell):
+    """`at(zone, cell)` of a zone of the table the checker knows is a grid (`z`, its cells by
+    key): the cell charged as _charged would, a cell of two whole numbers read by its key;
+    anything else is the closures' to judge."""
+    if type(cell) is list:
+        ctx.work += len(cell)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+        if len(cell) == 2:
+            x, y = cell
+            if type(x) is int and type(y) is int:
+                return z.get(f"{x},{y}")
+    raise GiveUp
 
 
 def _container(ctx, v):
@@ -271,7 +287,8 @@ _MISSING = object()
 
 _RUNTIME = {
     "_GiveUp": GiveUp, "_eq": V.equal, "_items": _items, "_charged": _charged, "_container": _container,
-    "_negate": _negate, "_at_shared": _at_shared, "_sorted": _sorted, "_row": _row, "_zone_items": zone_items,
+    "_negate": _negate, "_at_shared": _at_shared, "_at_grid": _at_grid, "_sorted": _sorted, "_row": _row,
+    "_zone_items": zone_items,
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
@@ -280,6 +297,10 @@ _RUNTIME = {
 
 
 # ---------------------------------------------------------------- the generator
+
+
+# the checker's types whose values are never lists
+_SCALAR_TYPES = (T.NUMBER, T.BOOL, T.TEXT, T.PLAYER, T.NONE)
 
 
 # names of the flow read straight from the state (as the closures read them)
@@ -571,11 +592,17 @@ class SourceCompiler:
             return f"{impl}(ctx, {span}, {kind!r}, {self._gen(e.args[0], frame)})"
         if (e.name == "at" and len(e.args) == 2 and isinstance(e.args[0], A.Name)
                 and e.args[0].name in d.shared_zones and not self._is_local(e.args[0].name, frame)):
+            zone_type = self.d.types.get(e.args[0]) if self.d.types else None
+            if isinstance(zone_type, T.Zone) and zone_type.grid and not zone_type.per_player:
+                frame.uses_state = True
+                return f"_at_grid(ctx, _st['zones'][{e.args[0].name!r}], {self._gen(e.args[1], frame)})"
             return f"_at_shared(ctx, {impl}, {span}, {e.args[0].name!r}, {self._gen(e.args[1], frame)})"
         args = []
         for i, a in enumerate(e.args):
             if i in spec.zone_args:
                 args.append(self._zone(a, frame))
+            elif isinstance(a, (A.Number, A.Text, A.Bool, A.NoneLit)):
+                args.append(self._gen(a, frame))  # (never a list: nothing to charge)
             else:
                 args.append(f"_charged(ctx, {self._gen(a, frame)})")
         return f"{impl}(ctx, {span}{''.join(', ' + a for a in args)})"
@@ -596,12 +623,26 @@ class SourceCompiler:
         left, right = self._gen(e.left, frame), self._gen(e.right, frame)
         if e.op in ("in", "not in"):
             return f"({left} {e.op} _container(ctx, {right}))"
-        if e.op in ("==", "!="):  # (lists holding one list many times: see values.equal)
+        if e.op in ("==", "!="):
+            if isinstance(e.right, A.NoneLit) or isinstance(e.left, A.NoneLit):
+                return f"({left} {'is' if e.op == '==' else 'is not'} {right})"
+            if self._scalar(e.left) or self._scalar(e.right):  # (values.equal is Python's == then)
+                return f"({left} {e.op} {right})"
+            # (lists holding one list many times: see values.equal)
             eq = f"_eq(ctx, {left}, {right}, {self._const(e.span)})"
             return eq if e.op == "==" else f"(not {eq})"
         if e.op not in ("<", "<=", ">", ">="):
             raise Unsupported
         return f"({left} {e.op} {right})"
+
+    def _scalar(self, e) -> bool:
+        """Never a list: a literal number, text or truth value, or of such a type for the checker."""
+        if isinstance(e, (A.Number, A.Text, A.Bool)):
+            return True
+        t = self.d.types.get(e) if self.d.types else None
+        if isinstance(t, T.Optional):
+            t = t.inner
+        return t in _SCALAR_TYPES or isinstance(t, (T.Kind, T.Enum))
 
     def _And(self, e, frame):
         return f"(True if ({self._gen(e.left, frame)}) and ({self._gen(e.right, frame)}) else False)"

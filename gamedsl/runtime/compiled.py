@@ -13,13 +13,17 @@ from typing import Optional
 
 from gamedsl.errors import RuleError
 from gamedsl.language import DEFAULT_MAX_STEPS
+from gamedsl.runtime.ctx import MAX_WORK, charge
 from gamedsl.runtime.machine import Machine
-from gamedsl.runtime.values import bounded, is_number, plain, sized
+from gamedsl.runtime.values import MAX_NUMBER, bounded, is_number, plain, sized
 
 
 class CompiledMachine(Machine):
     # what generated code calls besides the machine's own methods
     helpers = (sized, bounded, is_number, RuleError, plain)
+    # ... and what its effects and arithmetic written out read: the work limit's check and its
+    # diagnostic, the bound on numbers
+    effect_helpers = (charge, MAX_WORK, MAX_NUMBER)
 
     def __init__(self, program, make, max_steps: int = DEFAULT_MAX_STEPS, listing=None, copier=None):
         super().__init__(program, max_steps=max_steps)

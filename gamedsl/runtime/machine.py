@@ -532,13 +532,19 @@ class Machine:
         moved = state.get("moved")
         if moved is None:
             return
+        seen = self.moved_seen(moved)
+        if comp not in seen:
+            seen.add(comp)
+            moved.append(comp)
+
+    def moved_seen(self, moved: list) -> set:
+        """The components in `moved` (the state's list of what the last move moved), as a
+        set kept for the list: whoever appends to the list adds to the set."""
         listed, seen = self._moved_seen
         if listed is not moved:
             seen = set(moved)
             self._moved_seen = (moved, seen)
-        if comp not in seen:
-            seen.add(comp)
-            moved.append(comp)
+        return seen
 
     def _components(self, value, cat, span) -> List[int]:
         items = value if isinstance(value, list) else [value]
@@ -569,21 +575,33 @@ class Machine:
         for _ in range(max(0, int(min(n, self.max_steps + 1)))):
             # Each component drawn is a step: a zone refilled from the one it is drawn to would
             # otherwise go round for ever within one statement (or one per loop step).
-            self._drawn += 1
-            if self._drawn > self.max_steps:
-                raise RuleError("E501", f"the rules drew more than {self.max_steps} components without "
-                                "waiting for a player (the step budget)", s.span,
-                                "draw fewer, or raise the step budget (--max-steps)")
+            if self.count_drawn() > self.max_steps:
+                self.drew_too_many(s.span)
             pile = self._zone_list(state, src, s.span)
             if not pile and info.refill:
-                refill = (info.refill, src[1] if self.p.zones[info.refill].per_player else -1)
-                for comp in list(self._zone_list(state, refill, s.span)):
-                    self._put(state, comp, src, "end", None, s.span, ctx)
-                rng.shuffle(state, self._zone_list(state, src, s.span))
-                pile = self._zone_list(state, src, s.span)
+                pile = self.refill(state, ctx, s.span, src)
             if not pile:
                 break
             self._put(state, pile[0], dst, "end", None, s.span, ctx)
+
+    def drew_too_many(self, span):
+        raise RuleError("E501", f"the rules drew more than {self.max_steps} components without "
+                        "waiting for a player (the step budget)", span,
+                        "draw fewer, or raise the step budget (--max-steps)")
+
+    def count_drawn(self) -> int:
+        """One more component drawn in this run: how many now (the step budget bounds them)."""
+        self._drawn += 1
+        return self._drawn
+
+    def refill(self, state, ctx, span, src) -> list:
+        """An empty pile `src` (zone name, owner) refilled from its `refill` zone and shuffled."""
+        info = self.p.zones[src[0]]
+        refill = (info.refill, src[1] if self.p.zones[info.refill].per_player else -1)
+        for comp in list(self._zone_list(state, refill, span)):
+            self._put(state, comp, src, "end", None, span, ctx)
+        rng.shuffle(state, self._zone_list(state, src, span))
+        return self._zone_list(state, src, span)
 
     def _do_shuffle(self, state, ctx, s):
         zone = s.zone(ctx)

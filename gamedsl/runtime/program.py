@@ -176,6 +176,8 @@ class MoveStmt(Stmt):
     dest: Callable       # ctx -> (zone name, owner or -1)
     place: Optional[str]  # "top", or None/"end" for the bottom
     cell: Optional[Callable]
+    zone: Optional[str] = None        # the destination zone's name (every destination names one)
+    kinds: Optional[frozenset] = None  # the kinds the checker proves the moved components have
     keyword = "move"
 
 
@@ -184,6 +186,7 @@ class DrawStmt(Stmt):
     count: Callable
     source: Callable
     dest: Callable
+    zones: Optional[tuple] = None  # the names of the source and destination zones
     keyword = "draw"
 
 

@@ -144,3 +144,93 @@ def test_an_unknown_back_end_is_refused(tmp_path):
     path.write_text(COUNTER)
     with pytest.raises(UsageError):
         load(str(path), backend="fast")
+
+
+EFFECTS = """\
+game "Piles"
+players 2
+table ranks:
+  | rank | count |
+  | 1    | 3     |
+  | 2    | 3     |
+  | 3    | 2     |
+kind card:
+  from ranks
+  copies count
+kind chip:
+  copies 4
+zone deck of card: hidden, refill from discard
+zone discard of card: public
+zone stack of card, chip: public, capacity 5
+zone bin of card, chip: public
+zone chips of chip: public
+player zone hand of card: owner, sorted by rank
+player zone pocket of card, chip: public
+setup:
+  move card to deck
+  move chip to chips
+  shuffle deck
+  for p in players:
+    draw 2 from deck to p.hand
+turn:
+  choose by current:
+    play(c in current.hand) "play {c}":
+      move c to top of stack
+      draw 1 from deck to current.hand
+    stack_up "stack":
+      move [c for c in current.hand] + [first(chips)] to top of stack
+      draw 3 from deck to current.hand
+    pocket "pocket":
+      move [c for c in stack] to current.pocket
+      move current.hand to discard
+      move discard to top of deck
+    clear "clear":
+      move stack to bin
+      move [c for c in current.pocket if c in chips or len(chips) < 4] to bin
+  if len(bin) > 12:
+    end game
+score of p: len(p.pocket)
+"""
+
+
+def test_generated_moves_and_draws_play_alike(tmp_path):
+    """Moves to the top, into a zone kept sorted or full, of mixed kinds, draws refilled: the effects
+    the back end writes out for their zones, move for move against the interpreter's."""
+    path = tmp_path / "piles.game"
+    path.write_text(EFFECTS)
+    play_both(both(str(path)), range(12), 60)
+
+
+def test_moves_count_against_the_step_budget_alike(tmp_path):
+    """The components a generated move moves, and the items it takes them from, count as the
+    interpreter counts them: under each budget around the one the loop needs, both back ends
+    finish, or both stop at the same line."""
+    path = tmp_path / "round.game"
+    path.write_text(textwrap.dedent("""\
+        game "Round"
+        players 2
+        kind token:
+          copies 100
+        zone pile of token: public
+        zone heap of token: public
+        setup:
+          repeat 50 times:
+            move token to pile
+            move token to top of heap
+        turn:
+          end game
+        score of p: 0
+        """))
+    outcomes = set()
+    for budget in range(300, 560, 10):
+        failures = []
+        for name in ("interpreter", "compiled"):
+            game = load(str(path), backend=name, max_steps=budget)
+            try:
+                game.new_game(2)
+                failures.append(None)
+            except RuleError as err:
+                failures.append((str(err), err.diagnostic().span))
+        assert failures[0] == failures[1], (budget, failures)
+        outcomes.add(failures[0] is None)
+    assert outcomes == {True, False}  # (the range holds the budget the loop needs)
