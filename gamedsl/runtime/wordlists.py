@@ -101,6 +101,7 @@ class WordList:
         self._words = None
         self._index = None
         self._trie = None
+        self._sorted_trie = None  # see _formable_walk
         self._cells: Dict[object, object] = {}  # a cell's text -> its folded letter (memo)
         self._formed: Dict[tuple, List[str]] = {}  # (letters, doubles) -> formable(...) (memo)
         self._folded: Dict[str, str] = {}  # a text -> fold(text) (memo: a search folds the same words again)
@@ -339,6 +340,57 @@ class WordList:
 
     # ------------------------------------------------------------ formable
 
+    def _formable_walk(self, have: Counter, doubles: int) -> List[str]:
+        """formable() for one-character letters: a tree of the words' sorted letters walked
+        with the letters in hand, so only keys the hand can spell are visited. A letter is
+        used from the hand while it lasts; then, with `doubles` left, once more if the hand
+        held it (a word using it n + 1 times, n >= 1 of them from the hand). A branch with
+        one key left is that key's rest and its words (a node per letter would take ~50 MB)."""
+        if self._sorted_trie is None:
+            self._sorted_trie = _key_tree(sorted(self._index.items()), 0) if self._index else {}
+        left = dict(have)
+        found: set = set()
+
+        def fits(rest, extra):
+            used = []
+            ok = True
+            for ch in rest:
+                n = left.get(ch)
+                if n:
+                    left[ch] = n - 1
+                    used.append(ch)
+                elif extra and n == 0:
+                    extra -= 1
+                else:
+                    ok = False
+                    break
+            for ch in used:
+                left[ch] += 1
+            return ok
+
+        def walk(node, extra):
+            for ch, nxt in node.items():
+                if ch is _END:
+                    found.update(nxt)
+                    continue
+                n = left.get(ch)
+                if n:
+                    left[ch] = n - 1
+                    step(nxt, extra)
+                    left[ch] = n
+                elif extra and n == 0:  # (0: the hand held it; None: it never did)
+                    step(nxt, extra - 1)
+
+        def step(nxt, extra):
+            if type(nxt) is tuple:
+                if fits(nxt[0], extra):
+                    found.update(nxt[1])
+            else:
+                walk(nxt, extra)
+
+        step(self._sorted_trie, doubles)
+        return sorted(found)
+
     def formable(self, letters: List[str], doubles: int = 0) -> List[str]:
         """Every word spelt by a sub-multiset of `letters` (one-letter texts), where up to
         `doubles` of the letters used may be used once more. Sorted, each word once."""
@@ -363,6 +415,13 @@ class WordList:
             total *= len(r)
         if total * (1 + doubles * len(keys)) > MAX_FORMABLE_SETS:
             raise ListError(f"formable: too many letters ({len(letters)})")
+        if all(len(k) == 1 for k in keys):
+            words = self._formable_walk(have, doubles)
+            if len(self._formed) >= MAX_FORMED:
+                self._formed.clear()
+            self._formed[asked] = words
+            return list(words)
+        # (letters of several characters, or none: the sub-multisets one by one)
         found = set()
         index = self._index
         for counts in product(*ranges):
@@ -383,6 +442,28 @@ class WordList:
 
 
 _WILD = object()  # a prepared cell: the wild mark
+
+
+def _key_tree(entries: list, depth: int):
+    """The tree of sorted (key, words) entries sharing key[:depth]: a dict from the next
+    letter (and _END, for the key that ends here) to a subtree, or for one entry left,
+    (the key's rest, its words)."""
+    if len(entries) == 1:
+        key, ws = entries[0]
+        return key[depth:], ws
+    node: dict = {}
+    i = 0
+    if entries[0][0] == entries[0][0][:depth]:  # (sorted: a key ending here comes first)
+        node[_END] = entries[0][1]
+        i = 1
+    while i < len(entries):
+        ch = entries[i][0][depth]
+        j = i + 1
+        while j < len(entries) and entries[j][0][depth] == ch:
+            j += 1
+        node[ch] = _key_tree(entries[i:j], depth + 1)
+        i = j
+    return node
 
 
 def word_list(path: Path, folding: Folding = NO_FOLDING, checked=None) -> WordList:
