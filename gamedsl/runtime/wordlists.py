@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import io
+from bisect import bisect_left
 from collections import Counter
 from itertools import product
 from pathlib import Path
@@ -102,6 +103,7 @@ class WordList:
         self._index = None
         self._trie = None
         self._sorted_trie = None  # see _formable_walk
+        self._sorted_keys: tuple = ()
         self._cells: Dict[object, object] = {}  # a cell's text -> its folded letter (memo)
         self._formed: Dict[tuple, List[str]] = {}  # (letters, doubles) -> formable(...) (memo)
         self._folded: Dict[str, str] = {}  # a text -> fold(text) (memo: a search folds the same words again)
@@ -345,9 +347,14 @@ class WordList:
         with the letters in hand, so only keys the hand can spell are visited. A letter is
         used from the hand while it lasts; then, with `doubles` left, once more if the hand
         held it (a word using it n + 1 times, n >= 1 of them from the hand). A branch with
-        one key left is that key's rest and its words (a node per letter would take ~50 MB)."""
+        one key left is that key's rest and its words (a node per letter would take ~50 MB);
+        branches are made as walks first reach them."""
         if self._sorted_trie is None:
-            self._sorted_trie = _key_tree(sorted(self._index.items()), 0) if self._index else {}
+            entries = sorted(self._index.items())
+            keys = [k for k, _ in entries]
+            self._sorted_trie = _key_level(keys, entries, 0, 0, len(entries)) if entries else {}
+            self._sorted_keys = keys, entries
+        keys, entries = self._sorted_keys
         left = dict(have)
         found: set = set()
 
@@ -374,11 +381,15 @@ class WordList:
                     found.update(nxt)
                     continue
                 n = left.get(ch)
+                if not n and not (extra and n == 0):  # (0: the hand held it; None: it never did)
+                    continue
+                if type(nxt) is list:
+                    nxt = node[ch] = _key_level(keys, entries, *nxt)
                 if n:
                     left[ch] = n - 1
                     step(nxt, extra)
                     left[ch] = n
-                elif extra and n == 0:  # (0: the hand held it; None: it never did)
+                else:
                     step(nxt, extra - 1)
 
         def step(nxt, extra):
@@ -444,24 +455,24 @@ class WordList:
 _WILD = object()  # a prepared cell: the wild mark
 
 
-def _key_tree(entries: list, depth: int):
-    """The tree of sorted (key, words) entries sharing key[:depth]: a dict from the next
-    letter (and _END, for the key that ends here) to a subtree, or for one entry left,
-    (the key's rest, its words)."""
-    if len(entries) == 1:
-        key, ws = entries[0]
+def _key_level(keys: list, entries: list, depth: int, lo: int, hi: int):
+    """One node of the tree of the sorted (key, words) entries[lo:hi] (keys[lo:hi] their
+    keys), which share key[:depth]: a dict from the next letter (and _END, for the key that
+    ends here) to its branch, a branch made when first walked ([depth, lo, hi] until then);
+    or, for one entry left, (the key's rest, its words)."""
+    if hi - lo == 1:
+        key, ws = entries[lo]
         return key[depth:], ws
     node: dict = {}
-    i = 0
-    if entries[0][0] == entries[0][0][:depth]:  # (sorted: a key ending here comes first)
-        node[_END] = entries[0][1]
-        i = 1
-    while i < len(entries):
-        ch = entries[i][0][depth]
-        j = i + 1
-        while j < len(entries) and entries[j][0][depth] == ch:
-            j += 1
-        node[ch] = _key_tree(entries[i:j], depth + 1)
+    i = lo
+    if len(keys[i]) == depth:  # (sorted: a key ending here comes first)
+        node[_END] = entries[i][1]
+        i += 1
+    while i < hi:
+        key = keys[i]
+        after = ord(key[depth]) + 1  # (the keys from the next letter on)
+        j = bisect_left(keys, key[:depth] + chr(after), i + 1, hi) if after <= 0x10FFFF else hi
+        node[key[depth]] = [depth + 1, i, j]
         i = j
     return node
 
