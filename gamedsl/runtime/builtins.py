@@ -18,7 +18,7 @@ from gamedsl.runtime.ctx import MAX_WORK, charge
 from gamedsl.runtime.values import (MAX_LENGTH, Builtin, as_list, bounded, cell_key, cell_sort_key, check_cell,
                                     grid_of, is_number, key_cell, nonempty, plain, sized, word_list, written_size,
                                     zone_items)
-from gamedsl.runtime.wordlists import ListError
+from gamedsl.runtime.wordlists import ListError, WordList
 
 
 # ---------------------------------------------------------------- helpers
@@ -327,6 +327,8 @@ def _texts(span, what, *values):
 
 
 def _letters(ctx, span, t):
+    if type(t) is str:
+        return list(t)
     return list(_texts(span, "letters_of", t)[0])
 
 
@@ -415,6 +417,8 @@ def _matching(ctx, span, words, letters):
 
 
 def _fold(ctx, span, words, w):
+    if type(w) is str and type(words) is WordList:
+        return words.fold(w)
     return word_list(span, "fold", words).fold(_texts(span, "fold", w)[0])
 
 
