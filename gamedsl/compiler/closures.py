@@ -224,25 +224,29 @@ class ExprCompiler:
         if not cats and not row_col:
             raise RuleError("E102", f"unknown attribute '{name}'", span)
 
+        players = cats[0].startswith("p") if cats else False
+        pvar, pzone, cstate, cattr = ("pvar" in cats, "pzone" in cats, "cstate" in cats, "cattr" in cats)
+        state_kinds = d.comp_states.get(name) if cstate else None
+
         def resolve(ctx, v):
-            if isinstance(v, dict):
-                if name in v:
-                    return v[name]
-                raise RuleError("E504", f"this row has no column '{name}'", span)
-            if v is None:
-                raise RuleError("E504", f"'.{name}' of none", span)
-            players = cats[0].startswith("p") if cats else False
+            if type(v) is not int:
+                if isinstance(v, dict):
+                    if name in v:
+                        return v[name]
+                    raise RuleError("E504", f"this row has no column '{name}'", span)
+                if v is None:
+                    raise RuleError("E504", f"'.{name}' of none", span)
             # (a scenario's expressions are not checked: x may be any value)
             if not (type(v) is int and 0 <= v < (ctx.state["n"] if players else len(ctx.cat.kind))):
                 raise RuleError("E504", f"'.{name}' needs {'a player' if players else 'a component'}, "
                                 f"not {V.plain(v)}", span)
-            if "pvar" in cats:
+            if pvar:
                 return ctx.state["pvars"][name][v]
-            if "pzone" in cats:
+            if pzone:
                 return zone_items(ctx.state, name, v)
-            if "cstate" in cats and name in ctx.state["cstate"] and ctx.cat.kind[v] in d.comp_states[name]:
+            if cstate and name in ctx.state["cstate"] and ctx.cat.kind[v] in state_kinds:
                 return ctx.state["cstate"][name][v]
-            if "cattr" in cats:
+            if cattr:
                 attrs = ctx.cat.attrs[v]
                 if name in attrs:
                     return attrs[name]

@@ -14,11 +14,11 @@ import attrs
 
 from gamedsl.errors import RuleError
 from gamedsl.runtime import rng, tiling
-from gamedsl.runtime.ctx import charge
-from gamedsl.runtime.values import (Builtin, as_list, bounded, cell_key, cell_sort_key, check_cell,
+from gamedsl.runtime.ctx import MAX_WORK, charge
+from gamedsl.runtime.values import (MAX_LENGTH, Builtin, as_list, bounded, cell_key, cell_sort_key, check_cell,
                                     grid_of, is_number, key_cell, nonempty, plain, sized, word_list, written_size,
                                     zone_items)
-from gamedsl.runtime.wordlists import ListError
+from gamedsl.runtime.wordlists import ListError, WordList
 
 
 # ---------------------------------------------------------------- helpers
@@ -293,10 +293,22 @@ def _same(x):
     return repr(x)
 
 
+def _key(x):
+    """_same's key, cheaper for the common items: a text or a whole number is its own key
+    (a text never equals a number, and 2.0 is keyed as 2); anything else is _same's text in
+    a tuple, which equals no text or number."""
+    t = type(x)
+    if t is str or t is int:
+        return x
+    if t is float and x.is_integer():
+        return int(x)
+    return (_same(x),)
+
+
 def _counts(ctx, span, v):
     out: dict = {}
     for x in as_list(v, span):
-        key = _same(x)
+        key = _key(x)
         if key in out:
             out[key][1] += 1
         else:
@@ -309,12 +321,14 @@ def _counts(ctx, span, v):
 
 def _texts(span, what, *values):
     for v in values:
-        if not isinstance(v, str):
+        if type(v) is not str and not isinstance(v, str):
             raise RuleError("E504", f"{what} needs texts, not {plain(v)}", span)
     return values
 
 
 def _letters(ctx, span, t):
+    if type(t) is str:
+        return list(t)
     return list(_texts(span, "letters_of", t)[0])
 
 
@@ -327,8 +341,11 @@ def _join(ctx, span, v, sep=""):
 
 def _replace(ctx, span, t, old, new):
     t, old, new = _texts(span, "replace", t, old, new)
-    grows = (t.count(old) if old else len(t) + 1) * (len(new) - len(old))
-    sized(range(len(t) + max(0, grows)), span)
+    size = len(t)
+    if len(new) > len(old):  # (counting the places only where the text grows)
+        size += (t.count(old) if old else len(t) + 1) * (len(new) - len(old))
+    if size > MAX_LENGTH:
+        sized(range(size), span)
     return t.replace(old, new)
 
 
@@ -346,13 +363,17 @@ def _split(ctx, span, t, sep):
 
 def _without(ctx, span, items, taken):
     # each item of `taken` takes out the first equal item still there
+    taken = as_list(taken, span)
+    items = as_list(items, span)
+    if not taken:
+        return list(items)
     owed: dict = {}
-    for x in as_list(taken, span):
-        key = _same(x)
+    for x in taken:
+        key = _key(x)
         owed[key] = owed.get(key, 0) + 1
     out = []
-    for x in as_list(items, span):
-        key = _same(x)
+    for x in items:
+        key = _key(x)
         if owed.get(key):
             owed[key] -= 1
         else:
@@ -363,10 +384,10 @@ def _without(ctx, span, items, taken):
 def _covers(ctx, span, items, wanted):
     have: dict = {}
     for x in as_list(items, span):
-        key = _same(x)
+        key = _key(x)
         have[key] = have.get(key, 0) + 1
     for x in as_list(wanted, span):
-        key = _same(x)
+        key = _key(x)
         if not have.get(key):
             return False
         have[key] -= 1
@@ -396,6 +417,8 @@ def _matching(ctx, span, words, letters):
 
 
 def _fold(ctx, span, words, w):
+    if type(w) is str and type(words) is WordList:
+        return words.fold(w)
     return word_list(span, "fold", words).fold(_texts(span, "fold", w)[0])
 
 
@@ -476,9 +499,13 @@ def _counted(impl):
             raise RuleError("E504", err.message, span) from None
         t = type(out)
         if t is list:
-            charge(ctx, len(out), span)
+            ctx.work += len(out)
         elif t is str:
-            charge(ctx, len(out) // 64, span)
+            ctx.work += len(out) // 64
+        else:
+            return out
+        if ctx.work > MAX_WORK:
+            charge(ctx, 0, span)  # (says so)
         return out
     counted.__name__ = getattr(impl, "__name__", "counted")
     return counted

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import gzip
 import io
+from bisect import bisect_left
 from collections import Counter
 from itertools import product
 from pathlib import Path
@@ -101,6 +102,8 @@ class WordList:
         self._words = None
         self._index = None
         self._trie = None
+        self._sorted_trie = None  # see _formable_walk
+        self._sorted_keys: tuple = ()
         self._cells: Dict[object, object] = {}  # a cell's text -> its folded letter (memo)
         self._formed: Dict[tuple, List[str]] = {}  # (letters, doubles) -> formable(...) (memo)
         self._folded: Dict[str, str] = {}  # a text -> fold(text) (memo: a search folds the same words again)
@@ -339,6 +342,66 @@ class WordList:
 
     # ------------------------------------------------------------ formable
 
+    def _formable_walk(self, have: Counter, doubles: int) -> List[str]:
+        """formable() for one-character letters: a tree of the words' sorted letters walked
+        with the letters in hand, so only keys the hand can spell are visited. A letter is
+        used from the hand while it lasts; then, with `doubles` left, once more if the hand
+        held it (a word using it n + 1 times, n >= 1 of them from the hand). A branch with
+        one key left is that key's rest and its words (a node per letter would take ~50 MB);
+        branches are made as walks first reach them."""
+        if self._sorted_trie is None:
+            entries = sorted(self._index.items())
+            keys = [k for k, _ in entries]
+            self._sorted_trie = _key_level(keys, entries, 0, 0, len(entries)) if entries else {}
+            self._sorted_keys = keys, entries
+        keys, entries = self._sorted_keys
+        left = dict(have)
+        found: set = set()
+
+        def fits(rest, extra):
+            used = []
+            ok = True
+            for ch in rest:
+                n = left.get(ch)
+                if n:
+                    left[ch] = n - 1
+                    used.append(ch)
+                elif extra and n == 0:
+                    extra -= 1
+                else:
+                    ok = False
+                    break
+            for ch in used:
+                left[ch] += 1
+            return ok
+
+        def walk(node, extra):
+            for ch, nxt in node.items():
+                if ch is _END:
+                    found.update(nxt)
+                    continue
+                n = left.get(ch)
+                if not n and not (extra and n == 0):  # (0: the hand held it; None: it never did)
+                    continue
+                if type(nxt) is list:
+                    nxt = node[ch] = _key_level(keys, entries, *nxt)
+                if n:
+                    left[ch] = n - 1
+                    step(nxt, extra)
+                    left[ch] = n
+                else:
+                    step(nxt, extra - 1)
+
+        def step(nxt, extra):
+            if type(nxt) is tuple:
+                if fits(nxt[0], extra):
+                    found.update(nxt[1])
+            else:
+                walk(nxt, extra)
+
+        step(self._sorted_trie, doubles)
+        return sorted(found)
+
     def formable(self, letters: List[str], doubles: int = 0) -> List[str]:
         """Every word spelt by a sub-multiset of `letters` (one-letter texts), where up to
         `doubles` of the letters used may be used once more. Sorted, each word once."""
@@ -363,6 +426,13 @@ class WordList:
             total *= len(r)
         if total * (1 + doubles * len(keys)) > MAX_FORMABLE_SETS:
             raise ListError(f"formable: too many letters ({len(letters)})")
+        if all(len(k) == 1 for k in keys):
+            words = self._formable_walk(have, doubles)
+            if len(self._formed) >= MAX_FORMED:
+                self._formed.clear()
+            self._formed[asked] = words
+            return list(words)
+        # (letters of several characters, or none: the sub-multisets one by one)
         found = set()
         index = self._index
         for counts in product(*ranges):
@@ -383,6 +453,28 @@ class WordList:
 
 
 _WILD = object()  # a prepared cell: the wild mark
+
+
+def _key_level(keys: list, entries: list, depth: int, lo: int, hi: int):
+    """One node of the tree of the sorted (key, words) entries[lo:hi] (keys[lo:hi] their
+    keys), which share key[:depth]: a dict from the next letter (and _END, for the key that
+    ends here) to its branch, a branch made when first walked ([depth, lo, hi] until then);
+    or, for one entry left, (the key's rest, its words)."""
+    if hi - lo == 1:
+        key, ws = entries[lo]
+        return key[depth:], ws
+    node: dict = {}
+    i = lo
+    if len(keys[i]) == depth:  # (sorted: a key ending here comes first)
+        node[_END] = entries[i][1]
+        i += 1
+    while i < hi:
+        key = keys[i]
+        after = ord(key[depth]) + 1  # (the keys from the next letter on)
+        j = bisect_left(keys, key[:depth] + chr(after), i + 1, hi) if after <= 0x10FFFF else hi
+        node[key[depth]] = [depth + 1, i, j]
+        i = j
+    return node
 
 
 def word_list(path: Path, folding: Folding = NO_FOLDING, checked=None) -> WordList:

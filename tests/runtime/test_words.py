@@ -81,6 +81,33 @@ def test_formable_finds_every_word_of_a_sub_multiset(game):
     assert game.evaluate(state, _expr('formable(dict, ["Z", "O"], 1)')) == ["zoo"]
 
 
+def _formable_by_definition(words, letters, doubles):
+    """Each word whose letters the hand holds, or (with doubles) holds all but one more of a
+    letter the hand has."""
+    from collections import Counter
+    have = Counter(x.lower() for x in letters)
+    out = []
+    for w in words:
+        short = Counter(w) - have
+        if not short or (doubles and len(short) == 1 and sum(short.values()) == 1
+                         and have[next(iter(short))] > 0):
+            out.append(w)
+    return sorted(out)
+
+
+def test_formable_is_every_word_the_hand_spells_with_one_double_at_most():
+    import random
+    rnd = random.Random(3)
+    words = sorted({"".join(rnd.choice("aabcdeet") for _ in range(rnd.randint(1, 7))) for _ in range(400)})
+    wl = WordList("x", lambda: "\n".join(words))
+    for _ in range(200):
+        hand = [rnd.choice("AABCDEETZ") for _ in range(rnd.randint(0, 8))]
+        doubles = rnd.randint(0, 1)
+        assert wl.formable(hand, doubles) == _formable_by_definition(words, hand, doubles), (hand, doubles)
+    # letters of several characters (or none) are texts of the hand too
+    assert WordList("x", lambda: "ab\nabc\nc").formable(["AB", "C"]) == ["ab", "abc", "c"]
+
+
 def test_formable_refuses_too_many_letters():
     wl = WordList("x", lambda: "ab\n")
     with pytest.raises(ListError):
@@ -129,6 +156,12 @@ def test_a_file_that_is_not_gzip_fails_when_read(tmp_path):
     ('covers(["a", "b", "a"], ["a", "a"])', True),
     ('covers(["a", "b"], ["a", "a"])', False),
     ('without(["a", "b", "a"], ["a", "c"])', ["b", "a"]),
+    # equal values are taken out alike (2 and 2.0); a text, a truth and a list are no number
+    ('without([1, 2, 2, "2", true], [2.0, 1 + 1, 1])', ["2", True]),
+    ('without([[1, 2], [1, 2.5], [2]], [[1, 2.0]])', [[1, 2.5], [2]]),
+    ('covers([1, "1"], [1.0, "1"])', True),
+    ('covers([true, 2], [1])', False),
+    ('counts(["a", 1, 1.0, "a", [1]])', [["a", 2], [1, 2], [[1], 1]]),
 ])
 def test_text_and_multiset_builtins(game, expr, value):
     assert game.evaluate(game.new_game(2), _expr(expr)) == value
