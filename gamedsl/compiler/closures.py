@@ -140,6 +140,9 @@ class ExprCompiler:
             return lambda ctx: zone_items(ctx.state, name, -1)
         if name in d.kinds:
             return lambda ctx: list(ctx.cat.by_kind[name])
+        if name in d.enums:  # its values, in the order declared
+            values = d.enums[name]
+            return lambda ctx: list(values)
         if name in d.options:
             return lambda ctx: ctx.state["options"][name]
         if name in d.word_lists:

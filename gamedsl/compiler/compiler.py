@@ -75,7 +75,7 @@ class Statements:
         if isinstance(s, A.Move):
             cell = ex.expr(s.cell, scope) if s.cell is not None else None
             return add(P.MoveStmt, s.span, what=ex.expr(s.what, scope), dest=ex.zone(s.dest, scope),
-                       place=s.place, cell=cell)
+                       place=s.place, cell=cell, end=s.end)
         if isinstance(s, A.Draw):
             return add(P.DrawStmt, s.span, count=ex.expr(s.count, scope), source=ex.zone(s.source, scope),
                        dest=ex.zone(s.dest, scope))
@@ -219,6 +219,7 @@ class Compiler(Statements):
             if k.source_table and k.source_table in tables:
                 self.d.comp_attrs.update(tables[k.source_table].columns)
             self.d.comp_attrs.update(a.name for a in k.attrs)
+            self.d.comp_attrs.update(e.name for e in k.each)
             if k.per_player:
                 self.d.comp_attrs.add("owner")
             for s in k.states:
@@ -337,6 +338,10 @@ class Compiler(Statements):
         scope = set(table.columns) if table else set()
         if k.per_player:
             scope.add("owner")
+        each = []
+        for e in k.each:  # each list sees the names before it (the later are made inside it)
+            each.append((e.name, self.ex.expr(e.source, set(scope)), e.span))
+            scope.add(e.name)
         attrs_ = []
         for a in k.attrs:
             attrs_.append((a.name, self.ex.expr(a.value, set(scope))))
@@ -350,6 +355,7 @@ class Compiler(Statements):
             [(s.name, self.ex.expr(s.init, set(scope))) for s in k.states],
             scope,
             tuple(f.name for f in k.faces),
+            each,
         )
 
 

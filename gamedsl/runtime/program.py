@@ -74,6 +74,7 @@ class KindInfo:
     states: list   # (name, fn)
     scope: set
     faces: tuple = ()  # attribute names: face i of a piece shows attribute i
+    each: list = attrs.Factory(list)  # (name, fn, span): one component per combination of their items
 
 
 @attrs.define
@@ -143,7 +144,8 @@ class MoveStmt(Stmt):
     what: Callable
     dest: Callable       # ctx -> (zone name, owner or -1)
     place: Optional[str]  # "top", or None/"end" for the bottom
-    cell: Optional[Callable]
+    cell: Optional[Callable]  # a grid's cell, or a position in a zone that is a list
+    end: Optional[str] = None  # "top" or "bottom": the end a position is counted from
     keyword = "move"
 
 
@@ -400,6 +402,8 @@ class Program:
         for kind in self.kinds.values():
             cat.by_kind[kind.name] = []
             rows = [dict(r) for r in kind.table.rows] if kind.table else [{}]
+            for name, fn, span in kind.each:
+                rows = _each_row(ctx, kind.name, rows, name, fn, span)
             owners = range(n) if kind.per_player else [None]
             for owner in owners:
                 for row in rows:
@@ -445,3 +449,25 @@ class Program:
         if kind == "component" and isinstance(v, int) and 0 <= v < len(cat.show):
             return cat.show[v]
         return plain(v)
+
+
+# how many components a kind's `for` lines may make before copies (a catalogue is built whole)
+MAX_KIND_ROWS = 100_000
+
+
+def _each_row(ctx: Ctx, kind: str, rows: list, name: str, fn: Callable, span) -> list:
+    """Each of `rows` once per item of a kind's `for name in LIST` (LIST read with the row's
+    names, as a comprehension's later `for` reads the earlier)."""
+    out = []
+    for row in rows:
+        ctx.env = row
+        items = fn(ctx)
+        if not isinstance(items, list):
+            raise RuleError("E507", f"kind '{kind}': 'for {name} in' needs a list, not {plain(items)}", span)
+        for item in items:
+            out.append({**row, name: item})
+        if len(out) > MAX_KIND_ROWS:
+            raise RuleError("E507", f"kind '{kind}': its 'for' makes more than {MAX_KIND_ROWS:,} "
+                            "components", span)
+    return out
+
