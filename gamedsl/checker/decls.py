@@ -338,6 +338,7 @@ def _check_sorted_by(g: Globals, d, zone: T.Zone, f: A.ZoneFlag, diags) -> None:
             return
         types.append(member_type(g, info, f.arg))
     t = T.join_all(types)
+    g.types[f] = t  # (an enum's values are kept in the order the enum declares them)
     if types and (t is None or not T.orderable(t) and T.unwrap(t) != T.ANY):
         diags.append(Diagnostic("E311", f"zone {d.name} cannot be sorted by '{f.arg}': it is "
                                 f"{T.render(t) if t else 'of different types'}, not a number "

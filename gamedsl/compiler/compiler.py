@@ -14,7 +14,7 @@ from typing import Callable, Dict, List, Optional
 from gamedsl.syntax import ast as A
 from gamedsl.errors import RuleError
 from gamedsl.compiler.closures import ExprCompiler
-from gamedsl.compiler.kinds import value_kind
+from gamedsl.compiler.kinds import enum_order, value_kind
 from gamedsl.runtime import program as P
 from gamedsl.runtime.info import OptionInfo
 from gamedsl.runtime.program import (Alt, Decls, Display, KindInfo, Param, Phase, Program, Snippet,
@@ -195,12 +195,14 @@ class Compiler(Statements):
         for e in by_type.get(A.EnumDecl, []):
             self.d.words.update(v.name for v in e.values)
             self.d.enums[e.name] = tuple(v.name for v in e.values)
+            self.d.orders[e.name] = {v.name: i for i, v in enumerate(e.values)}
         options = {}
         for o in by_type.get(A.OptionDecl, []):
             words = tuple(a.word for a in o.alternatives if isinstance(a, A.OptionWord))
             ranges = tuple((a.low, a.high) for a in o.alternatives if isinstance(a, A.OptionRange))
             self.d.words.update(words)
             self.d.options.add(o.name)
+            self.d.orders[o.name] = {w: i for i, w in enumerate(words)}
             options[o.name] = OptionInfo(o.name, A.literal_value(o.default), words, ranges)
         for w in by_type.get(A.WordsDecl, []):
             option = option_in_name(w.source)
@@ -326,6 +328,7 @@ class Compiler(Statements):
                 info.visibility = f.word
             elif f.word == "sorted":
                 info.sorted_by = f.arg
+                info.order = enum_order(self.d, self.d.types.get(f))
             elif f.word == "refill":
                 info.refill = f.arg
             elif f.word == "grid":

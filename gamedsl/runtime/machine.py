@@ -495,11 +495,11 @@ class Machine:
             return
         self._take(state, comp, ctx, span)
         if info.sorted_by is not None:
-            comp_attrs, field = cat.attrs, info.sorted_by
-            k = comp_attrs[comp].get(field, 0)
+            comp_attrs, key = cat.attrs, info.sort_value
+            k = key(comp_attrs[comp])
             pos = len(z)
             for i, other in enumerate(z):
-                if comp_attrs[other].get(field, 0) > k:
+                if key(comp_attrs[other]) > k:
                     pos = i
                     break
             charge(ctx, pos, span)  # (the items looked at)

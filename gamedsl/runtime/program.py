@@ -30,6 +30,7 @@ class Decls:
     options: set = attrs.Factory(set)
     words: set = attrs.Factory(set)           # enum values and option words
     enums: dict = attrs.Factory(dict)         # enum name -> its words, in order
+    orders: dict = attrs.Factory(dict)        # enum or option name -> {word: its place, from 0}
     tables: dict = attrs.Factory(dict)
     defs: dict = attrs.Factory(dict)
     def_bodies: dict = attrs.Factory(dict)
@@ -87,6 +88,12 @@ class ZoneInfo:
     refill: Optional[str] = None
     grid: bool = False
     size: Optional[tuple] = None
+    order: Optional[dict] = None   # sorted by an enum's values: word -> its place
+
+    def sort_value(self, attrs: dict):
+        """Where a component with these attributes goes in this sorted zone."""
+        v = attrs.get(self.sorted_by, 0)
+        return v if self.order is None else self.order.get(v, -1)
 
 
 @attrs.define
