@@ -134,6 +134,13 @@ class Index:
                 return A.Span(span.file, n, m.start(1) + 1, n, m.end(1) + 1)
         return A.Span(span.file, span.line, span.col, span.line, span.col + len(word))
 
+    def _written(self, span: A.Span, word: str) -> bool:
+        """Whether `word` is written where `span` begins (a call the parser made is not)."""
+        lines = self.lines(span.file)
+        if not 0 < span.line <= len(lines):
+            return False
+        return lines[span.line - 1][span.col - 1:span.col - 1 + len(word)] == word
+
     @staticmethod
     def head(span: A.Span, word: str) -> A.Span:
         return A.Span(span.file, span.line, span.col, span.line, span.col + len(word))
@@ -172,6 +179,8 @@ class Index:
                         cols[c.name] = Target(c.name, "column", target.span, c, decl.name)
             elif isinstance(decl, A.KindDecl):
                 members = self.members.setdefault(decl.name, {})
+                for e in decl.each:
+                    members.setdefault(e.name, Target(e.name, "attribute", self.head(e.span, e.name), e, decl.name))
                 for a in decl.attrs:
                     members.setdefault(a.name, Target(a.name, "attribute", self.head(a.span, a.name), a, decl.name))
                 for s in decl.states:
@@ -222,6 +231,8 @@ class Index:
             scope.kind = d.name
             if d.source_table:
                 self._global(self.find(d.span, d.source_table, r"\bfrom"), d.source_table)
+            for each in d.each:
+                self._expr(each.source, scope)
             for e in (d.copies, d.show):
                 self._expr(e, scope)
             for a in d.attrs:
@@ -366,7 +377,8 @@ class Index:
             target = self.globals.get(e.name)
             if target is None or target.what not in ("def", "procedure"):
                 target = _builtin(e.name)
-            self._use(self.head(e.span, e.name), target, e)
+            if self._written(e.span, e.name):  # (not `2..10`, nor a comprehension of several `for`s)
+                self._use(self.head(e.span, e.name), target, e)
             for a in e.args:
                 self._expr(a, scope)
         elif isinstance(e, A.Comprehension):
