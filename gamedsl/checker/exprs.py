@@ -243,7 +243,7 @@ def _call(e: A.Call, env: Env, expect, role):
         infer_args(e, env, func.params)
         return def_result(g, name)
     builtin = BUILTINS.get(name)
-    if builtin is not None and env.lookup(name) is None:
+    if builtin is not None and (env.lookup(name) is None or e.implicit):
         arg_types = [infer(a, env, role="words" if i in builtin.list_args else None)
                      for i, a in enumerate(e.args)]
         if not _arity_ok(env, e, name, builtin.min_args, builtin.max_args, builtin.arity_text(),

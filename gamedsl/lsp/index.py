@@ -134,13 +134,6 @@ class Index:
                 return A.Span(span.file, n, m.start(1) + 1, n, m.end(1) + 1)
         return A.Span(span.file, span.line, span.col, span.line, span.col + len(word))
 
-    def _written(self, span: A.Span, word: str) -> bool:
-        """Whether `word` is written where `span` begins (a call the parser made is not)."""
-        lines = self.lines(span.file)
-        if not 0 < span.line <= len(lines):
-            return False
-        return lines[span.line - 1][span.col - 1:span.col - 1 + len(word)] == word
-
     @staticmethod
     def head(span: A.Span, word: str) -> A.Span:
         return A.Span(span.file, span.line, span.col, span.line, span.col + len(word))
@@ -377,7 +370,7 @@ class Index:
             target = self.globals.get(e.name)
             if target is None or target.what not in ("def", "procedure"):
                 target = _builtin(e.name)
-            if self._written(e.span, e.name):  # (not `2..10`, nor a comprehension of several `for`s)
+            if not e.implicit:  # (`2..10`, a comprehension of several `for`s: no name written)
                 self._use(self.head(e.span, e.name), target, e)
             for a in e.args:
                 self._expr(a, scope)

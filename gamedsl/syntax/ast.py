@@ -97,6 +97,7 @@ class Call:
     span: Span
     name: str
     args: tuple
+    implicit: bool = False  # written by the parser (`2..10`, several `for`s): a local cannot hide it
 
 
 @node

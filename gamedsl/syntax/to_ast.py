@@ -720,7 +720,7 @@ class ToAst(Transformer):
         var, source, cond = clauses[-1]
         inner = A.Comprehension(span, element, var, source, cond)
         for var, source, cond in reversed(clauses[:-1]):
-            inner = A.Call(span, "flatten", (A.Comprehension(span, inner, var, source, cond),))
+            inner = A.Call(span, "flatten", (A.Comprehension(span, inner, var, source, cond),), True)
         return inner
 
     def comp_for(self, c):
@@ -728,7 +728,7 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def interval(self, meta, c):
-        return A.Call(self._span(meta), "range", (c[0], c[1]))
+        return A.Call(self._span(meta), "range", (c[0], c[1]), True)
 
     @v_args(meta=True)
     def sort(self, meta, c):

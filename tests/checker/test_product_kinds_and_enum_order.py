@@ -94,3 +94,7 @@ def test_a_position_is_a_number_on_a_zone_that_is_a_list():
     assert (code, at) == ("E213", line(2)) and "sorted by colour" in message
     [(code, _, message)] = errors("turn:\n  move first(deck) to board at (1, 1) from bottom\n")
     assert code == "E213" and "is a grid" in message
+
+
+def test_a_local_named_like_a_function_does_not_hide_a_range_or_several_fors():
+    assert errors("def f(range: number, flatten: number) = [a + b for a in 1..range for b in 1..flatten]\n") == []
