@@ -231,7 +231,12 @@ class Rulebook:
                 out.append(lead + "\n")
             facts = []
             copies = self.src.text(d.copies) if d.copies is not None else None
-            if d.source_table:
+            if d.each:
+                lists = " and ".join(f"`{e.name}` in {_code(self.src.text(e.source))}" for e in d.each)
+                how = f"{_code(copies)} of " if copies else "one of "
+                rows = f" and each row of the table **{d.source_table}**" if d.source_table else ""
+                facts.append(f"{how}each combination of {lists}{rows}, each its attribute")
+            elif d.source_table:
                 how = f"{_code(copies)} of " if copies else "one of "
                 facts.append(f"{how}each row of the table **{d.source_table}**, whose columns are its attributes")
             elif copies:
@@ -556,6 +561,8 @@ class Rulebook:
         if isinstance(s, A.Move):
             if s.place == "top":
                 return f"Move {c(s.what)} to the top of {c(s.dest)}."
+            if s.place == "cell" and s.end is not None:
+                return f"Move {c(s.what)} into {c(s.dest)}, {c(s.cell)} from the {s.end}."
             if s.place == "cell":
                 return f"Place {c(s.what)} on {c(s.dest)} at {c(s.cell)}."
             return f"Move {c(s.what)} to {c(s.dest)}."

@@ -111,7 +111,8 @@ def _build_kind(g: Globals, d: A.KindDecl) -> KindInfo:
                     info.members.setdefault(name, Member(name, "column", None, t))
     if d.per_player:
         info.members["owner"] = Member("owner", "owner", None, T.PLAYER)
-    items = [(a.name, "attr", a, None) for a in d.attrs] + \
+    items = [(e.name, "each", e, None) for e in d.each] + \
+            [(a.name, "attr", a, None) for a in d.attrs] + \
             [(s.name, "state", s, T.parse_type(s.type, g.type_scope, g.use)[0]) for s in d.states]
     for name, what, node, t in items:
         old = info.members.get(name)
@@ -253,7 +254,7 @@ def check_kinds(g: Globals) -> List[Diagnostic]:
     for info in g.kinds.values():
         d = info.decl
         for name, m in info.members.items():
-            if m.what == "attr":
+            if m.what in ("each", "attr"):
                 member_type(g, info, name)
         if d.copies is not None:
             env = kind_env(g, info, info.diags, "copies", "in 'copies'")
@@ -391,6 +392,7 @@ def _check_sorted_by(g: Globals, d, zone: T.Zone, f: A.ZoneFlag, diags) -> None:
             return
         types.append(member_type(g, info, f.arg))
     t = T.join_all(types)
+    g.types[f] = t  # (an enum's values are kept in the order the enum declares them)
     if types and (t is None or not T.orderable(t) and T.unwrap(t) != T.ANY):
         diags.append(Diagnostic("E311", f"zone {d.name} cannot be sorted by '{f.arg}': it is "
                                 f"{T.render(t) if t else 'of different types'}, not a number "

@@ -95,10 +95,11 @@ def _name(e: A.Name, env: Env, expect, role):
                               "a word list is not a value to keep, count or walk through"))
         return T.ANY
     if sym is not None and sym.what not in ("player var", "player zone"):
-        if sym.what in ("enum", "def", "procedure"):
-            hint = f"call it: {name}(...)" if sym.what != "enum" else None
+        if sym.what == "enum":  # its values, in the order declared
+            return T.List(T.Enum(name))
+        if sym.what in ("def", "procedure"):
             env.report(Diagnostic("E107", f"'{name}' is {WHAT[sym.what]}, not a value",
-                                  e.span, hint))
+                                  e.span, f"call it: {name}(...)"))
             return T.ANY
         return sym.type
     if name in BUILTIN_NAMES:
@@ -249,7 +250,7 @@ def _call(e: A.Call, env: Env, expect, role):
         infer_args(e, env, func.params)
         return def_result(g, name)
     builtin = BUILTINS.get(name)
-    if builtin is not None and env.lookup(name) is None:
+    if builtin is not None and (env.lookup(name) is None or e.implicit):
         arg_types = [infer(a, env, role="words" if i in builtin.list_args else None)
                      for i, a in enumerate(e.args)]
         if not _arity_ok(env, e, name, builtin.min_args, builtin.max_args, builtin.arity_text(),
@@ -355,7 +356,8 @@ def _compare(e: A.Compare, env: Env, expect, role):
         ok = T.comparable(lt, rt)
     else:
         l0, r0 = T.unwrap(lt), T.unwrap(rt)
-        ok = (T.is_number(l0) and T.is_number(r0)) or ({l0, r0} <= {T.TEXT, T.ANY})
+        ok = (T.is_number(l0) and T.is_number(r0)) or ({l0, r0} <= {T.TEXT, T.ANY}) or (
+            isinstance(l0, T.Enum) and l0 == r0)
     if not ok:
         kinds = {type(T.unwrap(lt)), type(T.unwrap(rt))}
         hint = "an enum's value is written without quotes" if T.Enum in kinds and \
@@ -458,8 +460,8 @@ PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 def kind_env(g: Globals, info: KindInfo, diags, scope: str, pure: str) -> Env:
     """An Env for a kind's expressions: `scope` says which members are visible bare."""
-    visible = {"copies": ("column", "attr"), "attr": ("column", "attr", "owner"),
-               "show": ("column", "attr", "state", "owner")}[scope]
+    visible = {"copies": ("column", "each", "attr"), "attr": ("column", "each", "attr", "owner"),
+               "show": ("column", "each", "attr", "state", "owner")}[scope]
     members = frozenset(n for n, m in info.members.items() if m.what in visible)
     return Env(g, diags, pure=pure, kind=info, kind_members=members)
 
@@ -468,6 +470,8 @@ def member_type(g: Globals, info: KindInfo, name: str):
     m = info.members[name]
     if m.type is not None:
         return m.type
+    if m.what == "each":
+        return _each_type(g, info, m)
     if name in info.busy:
         info.diags.append(Diagnostic("E314", f"attribute '{name}' of {info.decl.name} is "
                                      "defined in terms of itself", m.node.span))
@@ -479,6 +483,21 @@ def member_type(g: Globals, info: KindInfo, name: str):
     info.busy.discard(name)
     if m.type is None:
         m.type = T.Optional(T.ANY) if t == T.NONE else t
+    return m.type
+
+
+def _each_type(g: Globals, info: KindInfo, m) -> object:
+    """The type of a kind's `for NAME in LIST` attribute: an item of the list, which sees the
+    table's columns and the kind's earlier `for` names (the later ones are made inside it)."""
+    earlier = []
+    for each in info.decl.each:
+        if each is m.node:
+            break
+        earlier.append(each.name)
+    members = frozenset(n for n, x in info.members.items() if x.what == "column" or n in earlier)
+    env = Env(g, info.diags, pure="in a kind's 'for'", kind=info, kind_members=members)
+    m.type = T.ANY  # (while its list is read: a list made of its own items is an error there)
+    m.type = iterate(m.node.source, env, f"the list of '{m.name}'")
     return m.type
 
 

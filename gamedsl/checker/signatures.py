@@ -109,7 +109,11 @@ def _sum(a):
 
 
 def _max_min(a):
-    _numbers_list(a, 0)
+    item = a.items(0, "a list of numbers")
+    if isinstance(T.unwrap(item), T.Enum):  # by the order the enum declares its values
+        return a.done(T.unwrap(item))
+    if not T.is_number(item):
+        a._bad(0, "a list of numbers or of an enum's values")
     return a.done(T.NUMBER)
 
 
@@ -129,6 +133,15 @@ def _item(a):
     return a.done(a.items(0))
 
 
+def _item_or_items(a):
+    """first(L) is an item; first(L, n) the first n items."""
+    item = a.items(0)
+    if len(a.types) < 2:
+        return a.done(item)
+    a.number(1)
+    return a.done(T.List(item))
+
+
 def _range(a):
     a.number(0)
     a.number(1)
@@ -138,7 +151,7 @@ def _range(a):
 def _sorted(a):
     item = a.items(0)
     if not T.orderable(item) and T.unwrap(item) != T.ANY:
-        a._bad(0, "a list of numbers or texts",
+        a._bad(0, "a list of numbers, texts or an enum's values",
                "to sort other values write: sort x in L by most KEY")
     return a.done(T.List(item))
 
@@ -421,17 +434,17 @@ def _b(usage, lo, hi, fn, summary, pure=True, list_args=frozenset()) -> Builtin:
 BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
     _b("len(L)", 1, 1, _len, "number of items (or letters of a text)"),
     _b("sum(L)", 1, 1, _sum, "the sum of a list of numbers"),
-    _b("max([a, b, ...])", 1, 1, _max_min, "the largest of a list of numbers: max([a, b])"),
-    _b("min([a, b, ...])", 1, 1, _max_min, "the smallest of a list of numbers: min([a, b])"),
+    _b("max([a, b, ...])", 1, 1, _max_min, "the largest of a list of numbers (or of an enum's values): max([a, b])"),
+    _b("min([a, b, ...])", 1, 1, _max_min, "the smallest of a list of numbers (or of an enum's values): min([a, b])"),
     _b("abs(n)", 1, 1, _number_fn, "the absolute value"),
     _b("ceil(n)", 1, 1, _number_fn, "rounded up"),
     _b("floor(n)", 1, 1, _number_fn, "rounded down"),
     _b("any(L)", 1, 1, _any_all, "is any of a list of bools true"),
     _b("all(L)", 1, 1, _any_all, "are all of a list of bools true"),
-    _b("first(L)", 1, 1, _item, "the first item"),
-    _b("last(L)", 1, 1, _item, "the last item"),
+    _b("first(L, n)", 1, 2, _item_or_items, "the first item; with n, the first n items (fewer if L is shorter)"),
+    _b("last(L, n)", 1, 2, _item_or_items, "the last item; with n, the last n items (fewer if L is shorter)"),
     _b("range(a, b)", 2, 2, _range, "[a, a+1, ..., b] (both ends included)"),
-    _b("sorted(L)", 1, 1, _sorted, "a list of numbers or texts, smallest first"),
+    _b("sorted(L)", 1, 1, _sorted, "a list of numbers, texts or an enum's values, smallest first"),
     _b("reversed(L)", 1, 1, _same_list, "the list, last first"),
     _b("distinct(L)", 1, 1, _same_list, "the list without repeated items"),
     _b("count(L, x)", 2, 2, _count, "how many items equal x"),

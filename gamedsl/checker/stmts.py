@@ -201,19 +201,41 @@ def _move(s: A.Move, env: Env, loops):
                                   f"{T.render(what)}", s.what.span))
     if isinstance(zone, T.Zone):
         check_holds(env, zone, kinds, s.what.span)
-        if s.place == "cell":
-            if not zone.grid:
-                env.report(Diagnostic("E213", f"zone {zone.name} is not a grid: 'at' needs a "
-                                      "grid zone", s.cell.span, "declare it with 'grid W by H'"))
-        elif zone.grid:
+        if s.place == "cell" and not zone.grid:
+            _position(s, env, zone)
+            return
+        if s.place != "cell" and zone.grid:
             env.report(Diagnostic("E213", f"zone {zone.name} is a grid: say on which cell",
                                   s.dest.span, f"write 'move ... to {zone.name} at (x, y)'"))
+        if s.end is not None and zone.grid:
+            env.report(Diagnostic("E213", f"zone {zone.name} is a grid: its places are cells, "
+                                  f"not positions from the {s.end}", s.cell.span,
+                                  f"write 'move ... to {zone.name} at (x, y)'"))
     if s.cell is not None:
         # a piece with faces covers several cells: 'at [c1, c2]', face i on cell i
         t = infer(s.cell, env, expect=T.CELL)
         if not (T.assignable(t, T.CELL) or T.assignable(t, T.List(T.CELL))):
             env.report(Diagnostic("E201", f"the cell must be a cell, or a list of cells for a "
                                   f"piece with faces, not {T.render(t)}", s.cell.span))
+
+
+def _position(s: A.Move, env: Env, zone: T.Zone) -> None:
+    """`move X to Z at N [from top|bottom]` on a zone that is a list: N is a position."""
+    t = infer(s.cell, env, expect=T.NUMBER)
+    if T.unwrap(t) == T.ANY:
+        return
+    if not T.is_number(t):
+        hint = "declare it with 'grid W by H'" if T.assignable(t, T.CELL) else \
+            f"write 'move ... to {zone.name} at 3 from bottom'"
+        env.report(Diagnostic("E213", f"zone {zone.name} is not a grid: 'at' takes a position in "
+                              f"it (a number), not {T.render(t)}", s.cell.span, hint))
+        return
+    decl = env.g.zones.get(zone.name)
+    sorted_by = next((f.arg for f in decl.flags if f.word == "sorted"), None) if decl else None
+    if sorted_by is not None:
+        env.report(Diagnostic("E213", f"zone {zone.name} is kept sorted by {sorted_by}: a "
+                              "position in it would not stay", s.cell.span,
+                              f"move it to {zone.name} without 'at'"))
 
 
 def check_holds(env: Env, zone: T.Zone, kinds, span) -> None:

@@ -249,9 +249,10 @@ def comparable(a, b) -> bool:
 
 
 def orderable(t) -> bool:
-    """May `t` be compared with < or sorted? (numbers and texts)"""
+    """May `t` be compared with < or sorted? (numbers, texts, and an enum's values, in the
+    order the enum declares them)"""
     t = unwrap(t)
-    return is_number(t) or t == TEXT
+    return is_number(t) or t == TEXT or isinstance(t, Enum)
 
 
 def join(a, b):

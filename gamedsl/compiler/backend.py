@@ -164,12 +164,12 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
               "        ctx.work += 1 + len(wz) // 64",
               f"        if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
               "        wz.remove(c)"]
-    if info.sorted_by is not None:  # (its place by the field, after the items looked at)
+    if info.sorted_by is not None:  # (its place by the zone's order, after the items looked at)
         lines += ["A = ctx.cat.attrs",
-                  f"k = A[c].get(sf{sid}, 0)",
+                  f"k = sf{sid}(A[c])",
                   "pos = len(z)",
                   "for j, other in enumerate(z):",
-                  f"    if A[other].get(sf{sid}, 0) > k:",
+                  f"    if sf{sid}(A[other]) > k:",
                   "        pos = j",
                   "        break",
                   "ctx.work += pos",
@@ -193,7 +193,7 @@ _MOVED = "mv = state.get('moved'); seen = None if mv is None else m.moved_seen(m
 
 
 def _zone_consts(sid: int) -> List[str]:
-    return [f"kk{sid} = m.p.zones[zn{sid}].kinds", f"sf{sid} = m.p.zones[zn{sid}].sorted_by"]
+    return [f"kk{sid} = m.p.zones[zn{sid}].kinds", f"sf{sid} = m.p.zones[zn{sid}].sort_value"]
 
 
 def _listed(info) -> bool:

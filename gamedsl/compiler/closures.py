@@ -16,7 +16,7 @@ from gamedsl.syntax import ast as A
 from gamedsl.runtime import builtins as B
 from gamedsl.runtime import values as V
 from gamedsl.errors import RuleError
-from gamedsl.compiler.kinds import is_enum, kind_of_type, named_constant, value_kind
+from gamedsl.compiler.kinds import enum_order, is_enum, kind_of_type, named_constant, value_kind
 from gamedsl.compiler.pysource import SourceCompiler, worth_generating
 from gamedsl.runtime.ctx import MAX_CALL_DEPTH, MAX_WORK, Ctx, Fn, memo_key
 from gamedsl.runtime.values import zone_items
@@ -172,6 +172,9 @@ class ExprCompiler:
             return self._family_keys(d.families[name])
         if name in d.kinds:
             return lambda ctx: list(ctx.cat.by_kind[name])
+        if name in d.enums:  # its values, in the order declared
+            values = d.enums[name]
+            return lambda ctx: list(values)
         if name in d.options:
             return lambda ctx: ctx.state["options"][name]
         if name in d.word_lists:
@@ -334,6 +337,16 @@ class ExprCompiler:
         spec = B.FUNCTIONS.get(e.name)
         if spec is None:
             raise RuleError("E103", f"unknown function '{e.name}'", span)
+        ranked = self.ranked_call(e)
+        if ranked is not None:
+            a0 = self._expr(e.args[0], scope)
+
+            def in_order(ctx):
+                v = a0(ctx)
+                if type(v) is list:
+                    _charge(ctx, len(v), span)
+                return ranked(ctx, span, v)
+            return in_order
         args = [self.zone(a, scope) if i in spec.zone_args else self._expr(a, scope)
                 for i, a in enumerate(e.args)]
         impl = _refusing(spec.impl, e.name)
@@ -370,6 +383,25 @@ class ExprCompiler:
                     _charge(ctx, len(v), span)
             return impl(ctx, span, *values)
         return call
+
+    def order_of(self, e):
+        """{word: place} if `e` is an enum's value (or a list of them): see kinds.enum_order."""
+        return enum_order(self.d, self.d.types.get(e)) if self.d.types else None
+
+    def unchecked(self, e) -> bool:
+        """Whether the checker has not seen `e` (a scenario's expression)."""
+        return self.d.types.get(e) is None
+
+    def ranked_call(self, e):
+        """sorted(L), min(L), max(L) of an enum's values: the function ordering them as the
+        enum declares them, or None."""
+        if e.name in ("sorted", "min", "max") and len(e.args) == 1:
+            order = self.order_of(e.args[0])
+            if order is not None:
+                return B.in_order(e.name, order)
+            if self.d.orders and self.unchecked(e.args[0]):
+                return B.in_found_order(e.name, list(self.d.orders.values()))
+        return None
 
     def _call_def(self, e, scope):
         fn_decl = self.d.defs[e.name]
@@ -459,6 +491,30 @@ class ExprCompiler:
                     raise RuleError("E504", f"cannot look for {V.plain(item)} in {V.plain(container)}", span) from None
             return member
         f = B.ORDER[op]
+        places = self.order_of(e.left) or self.order_of(e.right)
+        if places is not None:  # an enum's values: in the order the enum declares them
+            def by_place(ctx):
+                a, b = left(ctx), right(ctx)
+                try:
+                    return f(places[a], places[b])
+                except (KeyError, TypeError):
+                    raise RuleError("E504", f"cannot compare {V.plain(a)} {op} {V.plain(b)}", span) from None
+            return by_place
+        if self.unchecked(e.left) and self.unchecked(e.right):
+            # (a scenario's expression: which enum, if any, is known only from the values)
+            orders = list(self.d.orders.values())
+
+            def guessed(ctx):
+                a, b = left(ctx), right(ctx)
+                if type(a) is str and type(b) is str:
+                    for places in orders:
+                        if a in places and b in places:
+                            return f(places[a], places[b])
+                try:
+                    return f(a, b)
+                except TypeError:
+                    raise RuleError("E504", f"cannot compare {V.plain(a)} {op} {V.plain(b)}", span) from None
+            return guessed
 
         def order(ctx):
             a, b = left(ctx), right(ctx)
@@ -542,11 +598,16 @@ class ExprCompiler:
             return out
         return comprehension
 
+    def _sort_key(self, k, scope) -> Fn:
+        key = self._expr(k, scope)
+        places = self.order_of(k)
+        return key if places is None else _placed(key, places, k.span)
+
     def _Sort(self, e, scope):
         inner = scope | {e.var}
         source = self._expr(e.source, scope)
         keys = self.with_local_kind(e.var, e.source, lambda: [
-            (self._expr(k.expr, inner), k.direction == "most") for k in e.keys])
+            (self._sort_key(k.expr, inner), k.direction == "most") for k in e.keys])
         var, span = e.var, e.span
 
         def sort(ctx):
@@ -573,6 +634,17 @@ class ExprCompiler:
                 raise RuleError("E504", "sort keys must be numbers, texts or bools of one kind", span) from None
             return [item for item, _ in computed]
         return sort
+
+
+def _placed(key: Fn, places: dict, span) -> Fn:
+    """A sort key that is an enum's value, as its place in the enum."""
+    def place(ctx):
+        v = key(ctx)
+        try:
+            return places[v]
+        except (KeyError, TypeError):
+            raise RuleError("E504", f"a sort key {V.plain(v)} is not one of {', '.join(places)}", span) from None
+    return place
 
 
 def _pure(fn: Fn) -> Fn:

@@ -15,7 +15,7 @@ from gamedsl.syntax import ast as A
 from gamedsl.checker import types as T
 from gamedsl.errors import RuleError
 from gamedsl.compiler.closures import ExprCompiler
-from gamedsl.compiler.kinds import value_kind
+from gamedsl.compiler.kinds import enum_order, value_kind
 from gamedsl.runtime import program as P
 from gamedsl.runtime.info import OptionInfo
 from gamedsl.language import MAX_FAMILY
@@ -79,7 +79,7 @@ class Statements:
         if isinstance(s, A.Move):
             cell = ex.expr(s.cell, scope) if s.cell is not None else None
             return add(P.MoveStmt, s.span, what=ex.expr(s.what, scope), dest=ex.zone(s.dest, scope),
-                       place=s.place, cell=cell, zone=_zone_name(s.dest),
+                       place=s.place, cell=cell, end=s.end, zone=_zone_name(s.dest),
                        kinds=_proven_kinds((self.d.types or {}).get(s.what)))
         if isinstance(s, A.Draw):
             return add(P.DrawStmt, s.span, count=ex.expr(s.count, scope), source=ex.zone(s.source, scope),
@@ -200,12 +200,14 @@ class Compiler(Statements):
         for e in by_type.get(A.EnumDecl, []):
             self.d.words.update(v.name for v in e.values)
             self.d.enums[e.name] = tuple(v.name for v in e.values)
+            self.d.orders[e.name] = {v.name: i for i, v in enumerate(e.values)}
         options = {}
         for o in by_type.get(A.OptionDecl, []):
             words = tuple(a.word for a in o.alternatives if isinstance(a, A.OptionWord))
             ranges = tuple((a.low, a.high) for a in o.alternatives if isinstance(a, A.OptionRange))
             self.d.words.update(words)
             self.d.options.add(o.name)
+            self.d.orders[o.name] = {w: i for i, w in enumerate(words)}
             options[o.name] = OptionInfo(o.name, A.literal_value(o.default), words, ranges)
         for w in by_type.get(A.WordsDecl, []):
             option = option_in_name(w.source)
@@ -224,6 +226,7 @@ class Compiler(Statements):
             if k.source_table and k.source_table in tables:
                 self.d.comp_attrs.update(tables[k.source_table].columns)
             self.d.comp_attrs.update(a.name for a in k.attrs)
+            self.d.comp_attrs.update(e.name for e in k.each)
             if k.per_player:
                 self.d.comp_attrs.add("owner")
             for s in k.states:
@@ -376,6 +379,7 @@ class Compiler(Statements):
                 info.visibility = f.word
             elif f.word == "sorted":
                 info.sorted_by = f.arg
+                info.order = enum_order(self.d, self.d.types.get(f))
             elif f.word == "refill":
                 info.refill = f.arg
             elif f.word == "grid":
@@ -390,6 +394,10 @@ class Compiler(Statements):
         scope = set(table.columns) if table else set()
         if k.per_player:
             scope.add("owner")
+        each = []
+        for e in k.each:  # each list sees the names before it (the later are made inside it)
+            each.append((e.name, self.ex.expr(e.source, set(scope)), e.span))
+            scope.add(e.name)
         attrs_ = []
         for a in k.attrs:
             attrs_.append((a.name, self.ex.expr(a.value, set(scope))))
@@ -403,6 +411,7 @@ class Compiler(Statements):
             [(s.name, self.ex.expr(s.init, set(scope))) for s in k.states],
             scope,
             tuple(f.name for f in k.faces),
+            each,
         )
 
 

@@ -24,6 +24,15 @@ def is_enum(t) -> bool:
     return isinstance(t, T.Enum)
 
 
+def enum_order(decls, t) -> Optional[dict]:
+    """{word: place} when `t` is an enum's (or an option's words') type, or a list of them:
+    its values compare and sort in the order declared, not as texts. None otherwise."""
+    t = T.unwrap(t)
+    if isinstance(t, T.List):
+        t = T.unwrap(t.item)
+    return decls.orders.get(t.name) if isinstance(t, T.Enum) else None
+
+
 def kind_of_type(t) -> Optional[str]:
     """'player', 'component', 'cell' or 'value' for a checker type; None if unknown."""
 

@@ -581,6 +581,9 @@ class SourceCompiler:
         spec = B.FUNCTIONS.get(e.name)
         if spec is None or spec.impure:
             raise Unsupported
+        ranked = self.ex.ranked_call(e)
+        if ranked is not None:
+            return f"{self._const(ranked)}(ctx, {self._const(e.span)}, _charged(ctx, {self._gen(e.args[0], frame)}))"
         plain = _PLAIN_FUNCTIONS.get(e.name)
         if plain is not None and len(e.args) == 1:
             return f"{plain}(ctx, {self._gen(e.args[0], frame)})"  # (charging a list as _charged)
@@ -633,6 +636,12 @@ class SourceCompiler:
             return eq if e.op == "==" else f"(not {eq})"
         if e.op not in ("<", "<=", ">", ">="):
             raise Unsupported
+        places = self.ex.order_of(e.left) or self.ex.order_of(e.right)
+        if places is not None:  # (a word not of the enum: KeyError, and the closures say so)
+            k = self._const(places)
+            return f"({k}[{left}] {e.op} {k}[{right}])"
+        if self.ex.unchecked(e.left) and self.ex.unchecked(e.right):
+            raise Unsupported  # (which enum, if any: the closures find out from the values)
         return f"({left} {e.op} {right})"
 
     def _scalar(self, e) -> bool:
@@ -688,12 +697,17 @@ class SourceCompiler:
             return f"[{element} for {py} in _items(ctx, {source}){cond}]"
         return self.ex.with_local_kind(e.var, e.source, lambda: self._local(e.var, frame, build))
 
+    def _sort_key(self, k, frame) -> str:
+        key = self._gen(k, frame)
+        places = self.ex.order_of(k)
+        return key if places is None else f"{self._const(places)}[{key}]"
+
     def _Sort(self, e, frame):
         source = self._gen(e.source, frame)
         most = tuple(k.direction == "most" for k in e.keys)
 
         def build(py):
-            keys = ", ".join(self._gen(k.expr, frame) for k in e.keys)
+            keys = ", ".join(self._sort_key(k.expr, frame) for k in e.keys)
             return f"_sorted(ctx, {source}, lambda {py}: [{keys}], {most!r})"
         return self.ex.with_local_kind(e.var, e.source, lambda: self._local(e.var, frame, build))
 

@@ -172,6 +172,8 @@ class Index:
                         cols[c.name] = Target(c.name, "column", target.span, c, decl.name)
             elif isinstance(decl, A.KindDecl):
                 members = self.members.setdefault(decl.name, {})
+                for e in decl.each:
+                    members.setdefault(e.name, Target(e.name, "attribute", self.head(e.span, e.name), e, decl.name))
                 for a in decl.attrs:
                     members.setdefault(a.name, Target(a.name, "attribute", self.head(a.span, a.name), a, decl.name))
                 for s in decl.states:
@@ -222,6 +224,8 @@ class Index:
             scope.kind = d.name
             if d.source_table:
                 self._global(self.find(d.span, d.source_table, r"\bfrom"), d.source_table)
+            for each in d.each:
+                self._expr(each.source, scope)
             for e in (d.copies, d.show):
                 self._expr(e, scope)
             for a in d.attrs:
@@ -373,7 +377,8 @@ class Index:
             target = self.globals.get(e.name)
             if target is None or target.what not in ("def", "procedure"):
                 target = _builtin(e.name)
-            self._use(self.head(e.span, e.name), target, e)
+            if not e.implicit:  # (`2..10`, a comprehension of several `for`s: no name written)
+                self._use(self.head(e.span, e.name), target, e)
             for a in e.args:
                 self._expr(a, scope)
         elif isinstance(e, A.Comprehension):

@@ -106,6 +106,58 @@ def _sorted(ctx, span, v):
         raise RuleError("E504", "sorted needs numbers or texts of one kind", span) from None
 
 
+def in_order(name: str, order: dict):
+    """sorted(L), min(L) or max(L) of an enum's values: by the order the enum declares them
+    (`order`: word -> place), not as texts."""
+    def place(x, span):
+        try:
+            return order[x]
+        except (KeyError, TypeError):
+            raise RuleError("E504", f"{name} cannot place {plain(x)} among {', '.join(order)}", span) from None
+
+    if name == "sorted":
+        def ordered(ctx, span, v):
+            out = sorted(as_list(v, span), key=lambda x: place(x, span))
+            charge(ctx, len(out), span)  # (as sorted(L) counts its result)
+            return out
+        return ordered
+    pick = min if name == "min" else max
+
+    def extreme(ctx, span, v):
+        return pick(nonempty(v, span, name), key=lambda x: place(x, span))
+    return extreme
+
+
+def in_found_order(name: str, orders: list):
+    """sorted(L), min(L), max(L) where which enum L's items belong to is not known before they
+    are seen (a scenario's expression): by the order of the one enum holding all of them, if
+    any, else as the plain function."""
+    plain_fn = FUNCTIONS[name].impl
+
+    def run(ctx, span, v):
+        if type(v) is list and v and all(type(x) is str for x in v):
+            for order in orders:
+                if all(x in order for x in v):
+                    return in_order(name, order)(ctx, span, v)
+        return plain_fn(ctx, span, v)
+    return run
+
+
+def _first_last(name: str):
+    """first(L) and last(L): an item; first(L, n) and last(L, n): the first (last) n items, all
+    of them if L has fewer."""
+    def pick(ctx, span, v, n=None):
+        if n is None:
+            items = nonempty(v, span, name)
+            return items[0] if name == "first" else items[-1]
+        items = as_list(v, span)
+        if not (is_number(n) and n == int(n) and n >= 0):
+            raise RuleError("E504", f"{name}(L, n) takes a whole number of items from 0, not {plain(n)}", span)
+        n = int(n)
+        return items[:n] if name == "first" else items[max(0, len(items) - n):]
+    return pick
+
+
 def _text(ctx, span, kind, v):
     if type(v) is list:
         sized(v, span)  # measured before it is written out (a list may hold one list many times)
@@ -437,8 +489,8 @@ FUNCTIONS = {
     "floor": Builtin(lambda ctx, span, v: math.floor(_numbers([v], span, "floor")[0])),
     "any": Builtin(lambda ctx, span, v: any(as_list(v, span))),
     "all": Builtin(lambda ctx, span, v: all(as_list(v, span))),
-    "first": Builtin(lambda ctx, span, v: nonempty(v, span, "first")[0], yields="same"),
-    "last": Builtin(lambda ctx, span, v: nonempty(v, span, "last")[-1], yields="same"),
+    "first": Builtin(_first_last("first"), yields="same"),
+    "last": Builtin(_first_last("last"), yields="same"),
     "range": Builtin(_range),
     "sorted": Builtin(_sorted, yields="same"),
     "reversed": Builtin(lambda ctx, span, v: list(reversed(as_list(v, span))), yields="same"),

@@ -509,11 +509,11 @@ class Machine:
             raise RuleError("E504", f"zone '{name}' is full: it holds at most {info.capacity}", span)
         self._take(state, comp, ctx, span)
         if info.sorted_by is not None:
-            comp_attrs, field = cat.attrs, info.sorted_by
-            k = comp_attrs[comp].get(field, 0)
+            comp_attrs, key = cat.attrs, info.sort_value
+            k = key(comp_attrs[comp])
             pos = len(z)
             for i, other in enumerate(z):
-                if comp_attrs[other].get(field, 0) > k:
+                if key(comp_attrs[other]) > k:
                     pos = i
                     break
             charge(ctx, pos, span)  # (the items looked at)
@@ -557,12 +557,38 @@ class Machine:
         comps = self._components(s.what(ctx), ctx.cat, s.span)
         zone = s.dest(ctx)
         cell = s.cell(ctx) if s.cell is not None else None
+        if cell is not None and not self.p.zones[zone[0]].grid:
+            self._put_at(state, comps, zone, cell, s.end or "top", s.span, ctx)
+            return
         if s.place == "top":
             comps = list(reversed(comps))  # the first named ends on top
         if len(comps) > 1 and cell is not None:
             raise RuleError("E504", "only one component fits on a cell", s.span)
         for comp in comps:
             self._put(state, comp, zone, s.place, cell, s.span, ctx)
+
+    def _put_at(self, state, comps, zone, pos, end, span, ctx):
+        """`move X to Z at N from top|bottom`: the components, in the order named, as one block
+        with N components of Z above it (from the top) or below it (from the bottom)."""
+        name = zone[0]
+        if self.p.zones[name].sorted_by is not None:
+            raise RuleError("E504", f"'{name}' is kept sorted: a position in it would not stay", span)
+        if not (is_number(pos) and pos == int(pos) and pos >= 0):
+            raise RuleError("E504", f"a position in '{name}' is a whole number from 0, not {plain(pos)}", span)
+        z = self._zone_list(state, zone, span)
+        moving = set(comps)
+        others = len(z) - sum(1 for c in z if c in moving)
+        pos = int(pos)
+        if pos > others:
+            raise RuleError("E504", f"there is no position {pos} from the {end} of '{name}': it holds "
+                            f"{others} other components (positions 0 to {others})", span)
+        for comp in comps:
+            self._put(state, comp, zone, "end", None, span, ctx)
+        z = self._zone_list(state, zone, span)
+        block = z[others:]
+        at = pos if end == "top" else others - pos
+        charge(ctx, len(z) // 64, span)
+        z[at:] = block + z[at:others]
 
     def _do_draw(self, state, ctx, s):
         n = s.count(ctx)

@@ -30,6 +30,7 @@ class Decls:
     options: set = attrs.Factory(set)
     words: set = attrs.Factory(set)           # enum values and option words
     enums: dict = attrs.Factory(dict)         # enum name -> its words, in order
+    orders: dict = attrs.Factory(dict)        # enum or option name -> {word: its place, from 0}
     tables: dict = attrs.Factory(dict)
     defs: dict = attrs.Factory(dict)
     def_bodies: dict = attrs.Factory(dict)
@@ -103,6 +104,7 @@ class KindInfo:
     states: list   # (name, fn)
     scope: set
     faces: tuple = ()  # attribute names: face i of a piece shows attribute i
+    each: list = attrs.Factory(list)  # (name, fn, span): one component per combination of their items
 
 
 @attrs.define
@@ -118,6 +120,12 @@ class ZoneInfo:
     capacity: Optional[int] = None          # `capacity N`: how many components it holds at most
     family: Optional[str] = None            # the family it is one zone of (`pile[red]`: pile)
     players: Optional[frozenset] = None     # a family's zone: the player counts it exists for
+    order: Optional[dict] = None   # sorted by an enum's values: word -> its place
+
+    def sort_value(self, attrs: dict):
+        """Where a component with these attributes goes in this sorted zone."""
+        v = attrs.get(self.sorted_by, 0)
+        return v if self.order is None else self.order.get(v, -1)
 
 
 @attrs.define
@@ -175,9 +183,10 @@ class MoveStmt(Stmt):
     what: Callable
     dest: Callable       # ctx -> (zone name, owner or -1)
     place: Optional[str]  # "top", or None/"end" for the bottom
-    cell: Optional[Callable]
+    cell: Optional[Callable]  # a grid's cell, or a position in a zone that is a list
     zone: Optional[str] = None        # the destination zone's name (every destination names one)
     kinds: Optional[frozenset] = None  # the kinds the checker proves the moved components have
+    end: Optional[str] = None  # "top" or "bottom": the end a position is counted from
     keyword = "move"
 
 
@@ -438,6 +447,8 @@ class Program:
         for kind in self.kinds.values():
             cat.by_kind[kind.name] = []
             rows = [dict(r) for r in kind.table.rows] if kind.table else [{}]
+            for name, fn, span in kind.each:
+                rows = _each_row(ctx, kind.name, rows, name, fn, span)
             owners = range(n) if kind.per_player else [None]
             for owner in owners:
                 for row in rows:
@@ -483,3 +494,25 @@ class Program:
         if kind == "component" and isinstance(v, int) and 0 <= v < len(cat.show):
             return cat.show[v]
         return plain(v)
+
+
+# how many components a kind's `for` lines may make before copies (a catalogue is built whole)
+MAX_KIND_ROWS = 100_000
+
+
+def _each_row(ctx: Ctx, kind: str, rows: list, name: str, fn: Callable, span) -> list:
+    """Each of `rows` once per item of a kind's `for name in LIST` (LIST read with the row's
+    names, as a comprehension's later `for` reads the earlier)."""
+    out = []
+    for row in rows:
+        ctx.env = row
+        items = fn(ctx)
+        if not isinstance(items, list):
+            raise RuleError("E507", f"kind '{kind}': 'for {name} in' needs a list, not {plain(items)}", span)
+        for item in items:
+            out.append({**row, name: item})
+        if len(out) > MAX_KIND_ROWS:
+            raise RuleError("E507", f"kind '{kind}': its 'for' makes more than {MAX_KIND_ROWS:,} "
+                            "components", span)
+    return out
+

@@ -103,9 +103,9 @@ def _fill(machine, sample: dict, places, slot_kinds: List[str], deal: Dict[str, 
                 where[c] = [name, owner, key]
             continue
         z[:] = [next(dealt[next(kinds)]) for _ in range(len(z))]
-        sort_key = machine.p.zones[name].sorted_by
-        if sort_key is not None:
-            z.sort(key=lambda c: cat.attrs[c].get(sort_key, 0))
+        zone = machine.p.zones[name]
+        if zone.sorted_by is not None:
+            z.sort(key=lambda c: zone.sort_value(cat.attrs[c]))
         for c in z:
             where[c] = [name, owner, None]
     for rest in dealt.values():

@@ -97,6 +97,7 @@ class Call:
     span: Span
     name: str
     args: tuple
+    implicit: bool = False  # written by the parser (`2..10`, several `for`s): a local cannot hide it
 
 
 @node
@@ -246,7 +247,8 @@ class Move:
     what: Expr
     dest: Expr
     place: str  # "end", "top" or "cell"
-    cell: Optional[Expr]
+    cell: Optional[Expr]  # a grid's cell, or a position in a zone's order
+    end: Optional[str] = None  # `at N from top|bottom`: the end a position is counted from
 
 
 @node
@@ -498,6 +500,15 @@ class KindState:
 
 
 @node
+class KindEach:
+    """``for value in 2..10`` in a kind: one component per item, `value` its attribute."""
+
+    span: Span
+    name: str
+    source: Expr
+
+
+@node
 class KindDecl:
     span: Span
     name: str
@@ -508,6 +519,7 @@ class KindDecl:
     attrs: tuple  # of KindAttr
     states: tuple  # of KindState
     faces: tuple = ()  # of Name: a piece covering one grid cell per face, face i showing attribute i
+    each: tuple = ()  # of KindEach: one component per combination of their items (and table row)
 
 
 @node

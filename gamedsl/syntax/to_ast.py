@@ -189,12 +189,15 @@ class ToAst(Transformer):
         per_player = False
         attrs_, states = [], []
         faces: tuple = ()
+        each: tuple = ()
         seen: set = set()
         for kind, value in items:
-            if kind in ("from", "copies", "show", "faces"):
+            if kind in ("from", "for", "copies", "show", "faces"):
                 self._once(meta, f"kind '{name}'", seen, kind)
             if kind == "from":
                 source = value
+            elif kind == "for":
+                each = value
             elif kind == "copies":
                 copies, per_player = value
             elif kind == "show":
@@ -206,10 +209,17 @@ class ToAst(Transformer):
             else:
                 states.append(value)
         return A.KindDecl(self._span(meta), str(name), source, copies, per_player, show,
-                          tuple(attrs_), tuple(states), faces)
+                          tuple(attrs_), tuple(states), faces, each)
 
     def kind_from(self, c):
         return ("from", str(c[0]))
+
+    def kind_for(self, c):
+        return ("for", tuple(c))
+
+    @v_args(meta=True)
+    def kind_each(self, meta, c):
+        return A.KindEach(self._span(meta), str(c[0]), c[1])
 
     def kind_copies(self, c):
         return ("copies", (c[0], False))
@@ -482,8 +492,8 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def move_stmt(self, meta, c):
-        place, dest, cell = c[1]
-        return A.Move(self._span(meta), c[0], dest, place, cell)
+        place, dest, cell, *end = c[1]
+        return A.Move(self._span(meta), c[0], dest, place, cell, end[0] if end else None)
 
     def dest_end(self, c):
         return ("end", c[0], None)
@@ -493,6 +503,12 @@ class ToAst(Transformer):
 
     def dest_cell(self, c):
         return ("cell", c[0], c[1])
+
+    def dest_position(self, c):
+        return ("cell", c[0], c[1], str(c[2]))
+
+    def zone_end(self, c):
+        return str(c[0])
 
     @v_args(meta=True)
     def draw_stmt(self, meta, c):
@@ -733,8 +749,21 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def comprehension(self, meta, c):
-        cond = c[3] if len(c) > 3 else None
-        return A.Comprehension(self._span(meta), c[0], str(c[1]), c[2], cond)
+        # `[e for x in A for y in B]` is `flatten([[e for y in B] for x in A])`: each later
+        # `for` is a comprehension inside the earlier one's, so every stage reads one clause
+        span, element, *clauses = self._span(meta), c[0], *c[1:]
+        var, source, cond = clauses[-1]
+        inner = A.Comprehension(span, element, var, source, cond)
+        for var, source, cond in reversed(clauses[:-1]):
+            inner = A.Call(span, "flatten", (A.Comprehension(span, inner, var, source, cond),), True)
+        return inner
+
+    def comp_for(self, c):
+        return (str(c[0]), c[1], c[2] if len(c) > 2 else None)
+
+    @v_args(meta=True)
+    def interval(self, meta, c):
+        return A.Call(self._span(meta), "range", (c[0], c[1]), True)
 
     @v_args(meta=True)
     def sort(self, meta, c):
