@@ -254,7 +254,10 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def zone_by_enum(self, meta, c):
-        return A.ZoneFamily(self._span(meta), c[0])
+        e = c[0]
+        if isinstance(e, A.Call) and e.implicit and e.name == "range":  # `[1..n]` read as an interval
+            return A.ZoneFamily(self._span(meta), None, e.args[0], e.args[1])
+        return A.ZoneFamily(self._span(meta), e)
 
     @v_args(meta=True)
     def zone_by_range(self, meta, c):

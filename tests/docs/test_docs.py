@@ -7,7 +7,8 @@ can stay short and still use the whole game's names. A block marked
 (so its `extends` and table files are found), and the snippets after it are checked
 as variants of it; so are the snippets after a `<!-- base: PATH -->` line (a game
 page quoting parts of its game file). A block fenced ```game error CODE is a deliberate mistake: it must
-give that diagnostic. A ```game excerpt block (a piece of a game that names things
+give that diagnostic. A ```game whole block is another whole game: the snippets after it
+are variants of it. A ```game excerpt block (a piece of a game that names things
 declared elsewhere) must parse; a ```game planned block uses syntax the language does
 not have yet, and is not read.
 """
@@ -34,10 +35,10 @@ def examples(page_list=None):
             for line in sorted(bases):
                 if line < block.line:
                     base = bases.pop(line)
-            if block.words and block.words[0] != "error":
+            if block.words and block.words[0] not in ("error", "whole"):
                 continue  # excerpt, planned
             whole = block.file is None and re.search(r'^game "', block.body, re.M) and "extends" not in block.body \
-                and base is None
+                and (base is None or block.words[:1] == ["whole"])
             if block.file and block.file.endswith(".game"):
                 base = ROOT / block.file
             elif block.file:
