@@ -507,6 +507,11 @@ class Game:
                     out.update(items.values() if isinstance(items, dict) else items)
         return out
 
+    def revealed(self, state: dict) -> List[str]:
+        """The zones `reveal ... at end` lays open for every seat now: the declared ones once
+        the game is over, else none."""
+        return list(self.program.display.reveal) if state["flow"]["over"] else []
+
     def known(self, state: dict, seat: int) -> List[int]:
         """The components `seat` was shown (`show ... to`) that have not moved since: it still
         knows where they lie, though their zone is hidden from it."""
@@ -518,7 +523,7 @@ class Game:
         flow = state["flow"]
         zones: Dict[str, object] = {}
         faces: Dict[str, Dict[str, object]] = {}
-        revealed = p.display.reveal if flow["over"] else ()  # `reveal ... at end`
+        revealed = self.revealed(state)
         visible = self.visible_components(state, seat)
         for name in revealed:
             z = state["zones"][name]
