@@ -268,7 +268,7 @@ def _show(s: A.Show, env: Env, loops):
         if T.unwrap(what) != T.ANY and (item is None or (kinds is None and item != T.ANY)):
             env.report(Diagnostic("E201", f"'show' shows a component, a list of them or a zone, not "
                                   f"{T.render(what)}", s.what.span))
-    expect_type(s.to, env, T.PLAYER, "who 'show ... to' lets look")
+    expect_type(s.to, env, T.PLAYER, "whom 'show ... to' lets look")
 
 
 def _break(s: A.Break, env: Env, loops):
