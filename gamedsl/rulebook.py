@@ -267,7 +267,7 @@ class Rulebook:
             whose = "Each player's" if d.per_player else "The"
             kinds = " and ".join(k.name for k in d.kinds)
             flags = [self._zone_flag(f, d.per_player) for f in d.flags]
-            if not any(f.word in ("hidden", "owner", "public") for f in d.flags):
+            if not any(f.word in ("hidden", "owner", "others", "public") for f in d.flags):
                 flags.insert(0, "open to everyone")
             if d.name in self.hidden:
                 flags.append("not shown to the players")
@@ -290,6 +290,8 @@ class Rulebook:
             return "face down: nobody sees its contents, only how many"
         if flag.word == "owner":
             return "seen by its player only; the others see how many" if per_player else "seen by its owner"
+        if flag.word == "others":
+            return "held facing away: every other player sees it, its player only how many"
         if flag.word == "sorted":
             return f"kept sorted by `{flag.arg}`"
         if flag.word == "refill":
@@ -582,6 +584,8 @@ class Rulebook:
             if s.to is not None:
                 return f"Tell {c(s.to)} only: {c(s.message)}."
             return f"Announce {c(s.message)}."
+        if isinstance(s, A.Show):
+            return f"Let {c(s.to)} look at {c(s.what)} (and remember it while it stays there)."
         if isinstance(s, A.Break):
             return "Stop repeating."
         if isinstance(s, A.Return):

@@ -543,15 +543,17 @@ if __name__ == "__main__":
 
 def _zone_shown(view: dict, value):
     """A zone as a view shows it: its components' shown texts (a grid's in cell order), or
-    how many there are when the seat cannot see them; a player zone, one such value a player."""
+    how many there are when the seat cannot see them (but "?" in place of those unseen when it
+    was shown some); a player zone, one such value a player."""
     if isinstance(value, list) and value and all(isinstance(v, (list, dict)) for v in value):
         return [_zone_shown(view, v) for v in value]
     if isinstance(value, dict):
         if set(value) == {"count"}:
             return value["count"]
         # a grid: each component once (a piece with faces covers several cells)
-        return [view["shows"][str(c)] for c in dict.fromkeys(value.values())]
-    return [view["shows"][str(c)] for c in value]
+        return [view["shows"].get(str(c), "?") for c in dict.fromkeys(value.values())]
+    # ("?": a component in a zone the seat cannot see, among some it was shown)
+    return [view["shows"].get(str(c), "?") for c in value]
 
 
 def _seen_in_order(view: dict) -> list:

@@ -17,8 +17,8 @@ from gamedsl.checker.signatures import BUILTIN_NAMES, BUILTINS
 
 MAX_GRID_CELLS = 100_000
 MAX_PLAYERS = 100  # a table, not a stadium: every state holds a list per player
-ZONE_WORDS = ("public", "hidden", "owner", "grid")
-VISIBILITY = ("public", "hidden", "owner")
+ZONE_WORDS = ("public", "hidden", "owner", "others", "grid")
+VISIBILITY = ("public", "hidden", "owner", "others")
 VAR_FLAGS = ("secret",)
 
 _KEYWORD = {A.EnumDecl: "enum", A.OptionDecl: "option", A.TableDecl: "table",
@@ -344,7 +344,7 @@ def _check_zone_flags(g: Globals, d: A.ZoneDecl) -> List[Diagnostic]:
     for f in d.flags:
         if f.word not in ZONE_WORDS + ("sorted", "refill", "capacity"):
             diags.append(unknown("E310", "zone flag", f.word, ZONE_WORDS + ("sorted", "refill", "capacity"),
-                                 f.span, "zone flags are public, hidden, owner, grid W by H, "
+                                 f.span, "zone flags are public, hidden, owner, others, grid W by H, "
                                  "sorted by ATTRIBUTE, refill from ZONE, capacity N"))
             continue
         if f.word in seen or (f.word in VISIBILITY and any(v in seen for v in VISIBILITY)):
@@ -353,8 +353,8 @@ def _check_zone_flags(g: Globals, d: A.ZoneDecl) -> List[Diagnostic]:
                                     f"{d.name}", f.span))
             continue
         seen[f.word] = f
-        if f.word == "owner" and not d.per_player:
-            diags.append(Diagnostic("E313", f"'owner' is for player zones; zone {d.name} "
+        if f.word in ("owner", "others") and not d.per_player:
+            diags.append(Diagnostic("E313", f"'{f.word}' is for player zones; zone {d.name} "
                                     "belongs to nobody", f.span,
                                     f"declare it 'player zone {d.name} ...'"))
         elif f.word == "grid" and isinstance(f.arg, tuple) and min(f.arg) < 1:

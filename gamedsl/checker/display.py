@@ -64,9 +64,9 @@ def check_display(g: Globals) -> List[Diagnostic]:
                                         f"('{word}' names {places})", e.span))
             elif e.name in seen:
                 diags.append(Diagnostic("E320", f"'{word}' names '{e.name}' twice", e.span))
-            elif word == "reveal" and g.zones.get(e.name) is not None and _visibility(g.zones[e.name]) == "public":
+            elif word == "reveal" and g.zones.get(e.name) is not None and zone_visibility(g.zones[e.name]) == "public":
                 diags.append(Diagnostic("E320", f"'reveal' names '{e.name}', which every seat sees already",
-                                        e.span, "reveal names a hidden or owner zone"))
+                                        e.span, "reveal names a hidden, owner or others zone"))
             seen.add(e.name)
     for e in d.table + d.mat:
         if e.states is not None and known.get(e.name) not in ("zone", "player zone", None):
@@ -83,6 +83,7 @@ def check_display(g: Globals) -> List[Diagnostic]:
     return diags
 
 
-def _visibility(z: A.ZoneDecl) -> str:
-    words = [f.word for f in z.flags if f.word in ("public", "hidden", "owner")]
+def zone_visibility(z: A.ZoneDecl) -> str:
+    """The zone's declared visibility word: public (by default), hidden, owner or others."""
+    words = [f.word for f in z.flags if f.word in ("public", "hidden", "owner", "others")]
     return words[0] if words else "public"

@@ -19,6 +19,7 @@ from gamedsl.checker.exprs import (PLACEHOLDER,
                                    infer,
                                    infer_args,
                                    iterate)
+from gamedsl.checker.display import zone_visibility
 from gamedsl.checker.scope import Env, WHAT, unknown
 from gamedsl.diagnostics import Diagnostic
 from gamedsl.checker.signatures import BUILTIN_NAMES, BUILTINS
@@ -289,6 +290,18 @@ def _say(s: A.Say, env: Env, loops):
         expect_type(s.to, env, T.PLAYER, "whom 'say ... to' tells")
 
 
+def _show(s: A.Show, env: Env, loops):
+    what = infer(s.what, env)
+    kinds = T.kinds_of(what)
+    if kinds is None:
+        item = T.item_type(what)
+        kinds = T.kinds_of(item) if item is not None else None
+        if T.unwrap(what) != T.ANY and (item is None or (kinds is None and item != T.ANY)):
+            env.report(Diagnostic("E201", f"'show' shows a component, a list of them or a zone, not "
+                                  f"{T.render(what)}", s.what.span))
+    expect_type(s.to, env, T.PLAYER, "whom 'show ... to' lets look")
+
+
 def _break(s: A.Break, env: Env, loops):
     if loops == 0:
         env.report(Diagnostic("E404", "'break' is outside a loop", s.span,
@@ -337,7 +350,7 @@ def _choose(s: A.Choose, env: Env, loops):
                                   "when time runs out", _first_line(s.span),
                                   "add 'on timeout:' among its moves"))
     _check_timeouts(s, env, loops)
-    check_alternatives(s.alternatives, env, loops)
+    check_alternatives(s.alternatives, env, loops, s.player)
 
 
 def _check_timeouts(s, env: Env, loops) -> None:
@@ -365,10 +378,10 @@ def _secret_choose(s: A.SecretChoose, env: Env, loops):
         env.report(Diagnostic("E318", "a secret choice has no timer", where,
                               "time a 'choose by' instead, or drop 'within' and 'on timeout'"))
     _check_timeouts(s, inner, loops)
-    check_alternatives(s.alternatives, inner, loops)
+    check_alternatives(s.alternatives, inner, loops, A.Name(s.span, s.var))
 
 
-def check_alternatives(alts, env: Env, loops) -> None:
+def check_alternatives(alts, env: Env, loops, chooser=None) -> None:
     names = {}
     for alt in alts:
         if alt.name in names and alt.params == () and names[alt.name] == ():
@@ -396,6 +409,8 @@ def check_alternatives(alts, env: Env, loops) -> None:
             expect_type(alt.suggest, outer, want, "the suggestions")
         if alt.template is not None:
             _check_template(alt, env)
+        if chooser is not None:
+            _check_leaks(alt, env, chooser)
         body_env = inner.child(pure=env.pure)
         # Only one alternative runs: its lets are its own (not the enclosing function's,
         # where a sibling's 'let' of the same name would clash), and end with it.
@@ -425,6 +440,50 @@ def _check_template(alt, env: Env) -> None:
         elif inner not in params:
             env.report(unknown("E109", "parameter", inner, params, span, listed,
                                of=" in the move's text"))
+
+
+def _check_leaks(alt, env: Env, chooser) -> None:
+    """E330: a move's text (its template, or without one its name and every parameter) writes
+    out a component drawn from a zone its chooser cannot see: the move list and the log would
+    name the hidden cards."""
+    written = ([m.group(1) for m in _BRACES.finditer(alt.template)] if alt.template is not None
+               else [p.name for p in alt.params])
+    for p in alt.params:
+        if p.name not in written or p.domain is None:
+            continue
+        hidden = _unseen_zone(p.domain, env, chooser)
+        if hidden is None:
+            continue
+        zone, vis = hidden
+        who = "nobody sees it" if vis == "hidden" else "its player holds it facing away"
+        env.report(Diagnostic(
+            "E330", f"the move's text writes out '{p.name}', a component of {zone}, which its "
+            f"chooser cannot see ({who}): the moves listed and the log would name it",
+            p.span,
+            f"let the chooser pick it by its place: '{alt.name}(i in range(1, len({zone}))) "
+            f"\"... card {{i}}\"' and {zone}[i - 1] in the rules"))
+
+
+def _unseen_zone(domain, env: Env, chooser):
+    """(the zone as written, its visibility) when `domain` is a zone the chooser provably
+    cannot look into: a hidden one, or its own hand held facing away (`others`); else None."""
+    if isinstance(domain, A.Name) and env.lookup(domain.name) is None:
+        decl = env.g.zones.get(domain.name)
+        owner = None
+    elif isinstance(domain, A.Attribute) and isinstance(domain.obj, A.Name):
+        decl = env.g.zones.get(domain.name)
+        owner = domain.obj.name
+    else:
+        return None
+    if decl is None or decl.per_player != (owner is not None):
+        return None
+    vis = zone_visibility(decl)
+    zone = domain.name if owner is None else f"{owner}.{domain.name}"
+    if vis == "hidden":
+        return zone, vis
+    if vis == "others" and isinstance(chooser, A.Name) and chooser.name == owner:
+        return zone, vis
+    return None
 
 
 # What a person can type: a text, a number, a cell "4,2", a word of an enum, texts "a, b"
@@ -470,7 +529,7 @@ def _type_text(t) -> str:
 
 _DISPATCH = {
     A.Let: _let, A.Assign: _assign, A.CallStmt: _call_stmt, A.Move: _move, A.Draw: _draw,
-    A.Shuffle: _shuffle, A.NextTurn: _next_turn, A.EndGame: _end_game, A.Say: _say,
+    A.Shuffle: _shuffle, A.NextTurn: _next_turn, A.EndGame: _end_game, A.Say: _say, A.Show: _show,
     A.Break: _break, A.Return: _nothing, A.Pass: _nothing, A.If: _if, A.For: _for,
     A.While: _while, A.Repeat: _repeat, A.Choose: _choose, A.SecretChoose: _secret_choose,
 }

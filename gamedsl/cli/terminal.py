@@ -61,6 +61,23 @@ def render_zone(value, shows: dict, size=None, faces: Optional[dict] = None, mov
     return Text(_fmt(value))
 
 
+def show_revealed(console: Console, game, state: dict) -> None:
+    """The zones the game lays open at its end (`reveal ... at end`), one line each: a
+    player's zone once for every player."""
+    names = game.revealed(state)
+    if not names:
+        return
+    view = game.view(state, 0)  # (a revealed zone looks the same to every seat)
+    per_player = {z.name: z.per_player for z in game.info.zones}
+    for name in names:
+        value = view["zones"][name]
+        for owner, items in (enumerate(value) if per_player[name] else [(None, value)]):
+            who = f"P{owner + 1} " if owner is not None else ""
+            line = Text(f"  {who}{game.info.display.label(name)}: ")
+            line.append_text(render_zone(items, view["shows"]))
+            console.print(line)
+
+
 def render_view(console: Console, game, view: dict) -> None:
     """What one seat may see, as the game's `display:` lays it out (see gamedsl.cli.screen)."""
     Screen(game, console).draw(view)
@@ -497,6 +514,8 @@ def play_game(game, seats: List[str], seed: int, options: Optional[dict] = None,
         if humans:
             console.rule(Text("game over", style="bold"))
             screen.draw(game.view(state, humans[0]), since(humans[0]))
+        elif verbose:
+            show_revealed(console, game, state)
         return Outcome(state, moves=count)
     finally:
         if log is not None:

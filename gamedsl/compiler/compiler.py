@@ -94,6 +94,8 @@ class Statements:
         if isinstance(s, A.Say):
             return add(P.SayStmt, s.span, message=ex.expr(s.message, scope), kind=value_kind(s.message, self.d),
                        to=ex.expr(s.to, scope) if s.to is not None else None)
+        if isinstance(s, A.Show):
+            return add(P.ShowStmt, s.span, what=ex.expr(s.what, scope), to=ex.expr(s.to, scope))
         if isinstance(s, A.Break):
             return add(P.BreakStmt, s.span)
         if isinstance(s, A.Return):
@@ -375,7 +377,7 @@ class Compiler(Statements):
     def _zone(self, z: A.ZoneDecl) -> ZoneInfo:
         info = ZoneInfo(z.name, z.per_player, tuple(k.name for k in z.kinds))
         for f in z.flags:
-            if f.word in ("public", "hidden", "owner"):
+            if f.word in ("public", "hidden", "owner", "others"):
                 info.visibility = f.word
             elif f.word == "sorted":
                 info.sorted_by = f.arg

@@ -323,6 +323,9 @@ class Index:
         elif isinstance(s, A.Say):
             self._expr(s.message, scope)
             self._expr(s.to, scope)
+        elif isinstance(s, A.Show):
+            self._expr(s.what, scope)
+            self._expr(s.to, scope)
         elif isinstance(s, A.If):
             for b in s.branches:
                 self._expr(b.cond, scope)

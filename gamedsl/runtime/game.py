@@ -21,6 +21,7 @@ from gamedsl.runtime.info import describe
 from gamedsl.runtime.compiled import CompiledMachine
 from gamedsl.runtime.machine import TIMEOUT, Machine
 from gamedsl.runtime.readmemo import ScoreMemo, new_memo
+from gamedsl.runtime.program import zone_seen
 from gamedsl.runtime.resample import determinize
 
 TIMEOUT_TEXT = "time ran out"  # how the timeout move is written (logs, the terminal, scenarios)
@@ -518,13 +519,13 @@ class Game:
     def sees(self, zone: str, owner: int, seat: int) -> bool:
         """Whether `seat` sees the components in a zone (`owner` -1 for a shared zone), or
         only how many there are."""
-        vis = self.program.zones[zone].visibility
-        return not (vis == "hidden" or (vis == "owner" and owner != seat))
+        return zone_seen(self.program.zones[zone].visibility, owner, seat)
 
     def visible_components(self, state: dict, seat: int) -> set:
-        """The components `seat` can see now: those in the zones it looks into. The others (in
-        hidden zones, in other players' own zones, in no zone) it knows only by their count."""
-        out = set()
+        """The components `seat` can see now: those in the zones it looks into, and those it was
+        shown (`show ... to`) that have not moved since. The others (in hidden zones, in other
+        players' own zones, in no zone) it knows only by their count."""
+        out = set(self.known(state, seat))
         for name, info in self.program.zones.items():
             z = state["zones"][name]
             for owner, items in (enumerate(z) if info.per_player else [(-1, z)]):
@@ -532,21 +533,38 @@ class Game:
                     out.update(items.values() if isinstance(items, dict) else items)
         return out
 
+    def revealed(self, state: dict) -> List[str]:
+        """The zones `reveal ... at end` lays open for every seat now: the declared ones once
+        the game is over, else none."""
+        return list(self.program.display.reveal) if state["flow"]["over"] else []
+
+    def known(self, state: dict, seat: int) -> List[int]:
+        """The components `seat` was shown (`show ... to`) that have not moved since: it still
+        knows where they lie, though their zone is hidden from it."""
+        return list(state.get("known", {}).get(str(seat), ()))
+
     def view(self, state: dict, seat: int) -> dict:
         p = self.program
         cat = self._machine.catalogue(state)
         flow = state["flow"]
         zones: Dict[str, object] = {}
         faces: Dict[str, Dict[str, object]] = {}
-        revealed = p.display.reveal if flow["over"] else ()  # `reveal ... at end`
+        revealed = self.revealed(state)
         visible = self.visible_components(state, seat)
         for name in revealed:
             z = state["zones"][name]
             for items in (z if p.zones[name].per_player else [z]):
                 visible.update(items.values() if isinstance(items, dict) else items)
 
+        known = set(self.known(state, seat))
+
         def show(name, owner, items):
             if name not in revealed and not self.sees(name, owner, seat):
+                if known and any(c in known for c in (items.values() if isinstance(items, dict) else items)):
+                    # a zone it cannot see, holding some it was shown: those, and "?" for the rest
+                    if isinstance(items, dict):
+                        return {k: masked(items[k], known) for k in sorted(items)}
+                    return [masked(c, known) for c in items]
                 return {"count": len(items)}
             if isinstance(items, dict):
                 for k, c in items.items():
@@ -590,6 +608,7 @@ class Game:
             "public": self.public_facts(state),
             "told": [text for to, _, text in state.get("told", ()) if to == seat],
             "heard": self.heard(state, seat),
+            "known": sorted(known),
             "header": self.header(state),
         }
 

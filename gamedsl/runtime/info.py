@@ -33,7 +33,7 @@ class OptionInfo:
 class ZoneInfo:
     name: str
     per_player: bool                 # one zone per player, or one shared
-    visibility: str                  # "public", "hidden" (nobody looks in) or "owner" (its owner only)
+    visibility: str                  # "public", "hidden" (nobody looks in), "owner" (its owner only) or "others" (all but its owner)
     kinds: Tuple[str, ...]           # the kinds of component it may hold
     grid: bool = False
     size: Optional[Tuple[int, int]] = None

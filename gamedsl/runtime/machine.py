@@ -71,6 +71,7 @@ class Machine:
             P.LetStmt: self._do_let, P.AssignStmt: self._do_assign, P.CallStmt: self._do_call,
             P.MoveStmt: self._do_move, P.DrawStmt: self._do_draw, P.ShuffleStmt: self._do_shuffle,
             P.NextTurnStmt: self._do_next_turn, P.EndStmt: self._do_end, P.SayStmt: self._do_say,
+            P.ShowStmt: self._do_show,
             P.BreakStmt: self._do_break, P.ReturnStmt: self._do_return, P.PassStmt: self._do_pass,
             P.IfStmt: self._do_if, P.ForStmt: self._do_for, P.WhileStmt: self._do_while,
             P.RepeatStmt: self._do_repeat, P.ChooseStmt: self._do_choose, P.SecretStmt: self._do_secret,
@@ -434,6 +435,23 @@ class Machine:
             raise RuleError("E504", "'say ... to' needs a player", s.span)
         state.setdefault("told", []).append([p, len(state["said"]), self.p.write(value, s.kind, ctx.cat)])
 
+    def _do_show(self, state, ctx, s):
+        value = s.what(ctx)
+        if isinstance(value, dict):  # a grid zone: its components
+            value = sorted(set(value.values()))
+        items = value if isinstance(value, list) else [value]
+        for c in items:
+            if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(ctx.cat.kind)):
+                raise RuleError("E504", f"only components can be shown, not {plain(c)}", s.span)
+        p = s.to(ctx)
+        if not (isinstance(p, int) and not isinstance(p, bool) and 0 <= p < state["n"]):
+            raise RuleError("E504", "'show ... to' needs a player", s.span)
+        # What the seat was shown, as plain data in the state (saves keep it): it knows these
+        # components while they stay in the zone they lie in (see `_take`, `_do_shuffle`).
+        known = state.setdefault("known", {}).setdefault(str(p), [])
+        known.extend(c for c in items if c not in known and state["where"][c] is not None)
+        known.sort()
+
     # zones ---------------------------------------------------------------
     def _zone_list(self, state, zone, span):
         name, owner = zone
@@ -450,6 +468,11 @@ class Machine:
         where = state["where"][comp]
         if where is None:
             return
+        known = state.get("known")
+        if known:  # a seat shown it forgets it once it moves (docs/language.md, "show")
+            for seen in known.values():
+                if comp in seen:
+                    seen.remove(comp)
         name, owner, cell = where
         z = state["zones"][name]
         if owner >= 0:
@@ -634,6 +657,10 @@ class Machine:
         z = self._zone_list(state, zone, s.span)
         if isinstance(z, dict):
             raise RuleError("E504", "a grid cannot be shuffled", s.span)
+        known = state.get("known")
+        if known:  # shuffled: where a shown component now lies is not known
+            for seat, seen in known.items():
+                known[seat] = [c for c in seen if c not in z]
         rng.shuffle(state, z)
 
     # choices -------------------------------------------------------------

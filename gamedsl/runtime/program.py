@@ -112,7 +112,7 @@ class ZoneInfo:
     name: str
     per_player: bool
     kinds: tuple
-    visibility: str = "public"     # public, hidden, owner
+    visibility: str = "public"     # public, hidden, owner, others (see `zone_seen`)
     sorted_by: Optional[str] = None
     refill: Optional[str] = None
     grid: bool = False
@@ -126,6 +126,18 @@ class ZoneInfo:
         """Where a component with these attributes goes in this sorted zone."""
         v = attrs.get(self.sorted_by, 0)
         return v if self.order is None else self.order.get(v, -1)
+
+
+def zone_seen(visibility: str, owner: int, seat: int) -> bool:
+    """Whether `seat` sees what lies in a zone of this visibility (`owner` -1 for a shared
+    zone), or only how many: `others` is a hand held facing away, seen by all but its owner."""
+    if visibility == "hidden":
+        return False
+    if visibility == "owner":
+        return owner == seat
+    if visibility == "others":
+        return owner != seat
+    return True
 
 
 @attrs.define
@@ -225,6 +237,13 @@ class SayStmt(Stmt):
     kind: str            # how the value is written: "player", "component", "cell" or "value"
     to: Optional[Callable] = None  # `say ... to P`: the one player told; None: everyone
     keyword = "say"
+
+
+@attrs.define(eq=False)
+class ShowStmt(Stmt):
+    what: Callable       # a component or a list of them (a zone gives its components)
+    to: Callable         # the player who looks
+    keyword = "show"
 
 
 @attrs.define(eq=False)

@@ -17,9 +17,12 @@ alone — no per-game code:
 
 The sample depends only on the seat's view and `rng`: the set of unseen components is the
 complement of the seen ones, and they are dealt in a fixed order, so two states that look
-the same to the seat give the same samples. Limits, all documented in docs/bots.md: the
-machine's stack (locals of the rule being run) is kept as it is, as are component states
-of unseen components, and a seat remembers nothing it saw earlier.
+the same to the seat give the same samples. What the seat was shown (`show ... to`, the
+state's `known`) stays where it lies: it is part of what the seat sees; what other seats
+were shown is dropped from the sample, as the seat's view does not hold it. Limits, all
+documented in docs/bots.md: the machine's stack (locals of the rule being run) is kept as
+it is, as are component states of unseen components, and a seat remembers nothing it saw
+earlier unless it was shown it.
 """
 
 from __future__ import annotations
@@ -27,13 +30,13 @@ from __future__ import annotations
 import random
 from typing import Dict, List, Tuple
 
+from gamedsl.runtime.program import zone_seen
 from gamedsl.runtime.state import clone
 
 
 def unseen_by(machine, zone: str, owner: int, seat: int) -> bool:
     """Whether `seat` sees only how many components lie in this zone (as `Game.view` decides)."""
-    vis = machine.p.zones[zone].visibility
-    return vis == "hidden" or (vis == "owner" and owner != seat)
+    return not zone_seen(machine.p.zones[zone].visibility, owner, seat)
 
 
 def _hidden_places(machine, state: dict, seat: int) -> List[Tuple[str, int, object]]:
@@ -54,6 +57,11 @@ def determinize(machine, state: dict, seat: int, rng: random.Random, tries: int 
     sample = machine.clone(state)
     sample["said"] = []
     sample.pop("told", None)
+    # What the seat was shown stays where it saw it; what others were shown, it does not know.
+    mine = sample.pop("known", {}).get(str(seat), [])
+    if mine:
+        sample["known"] = {str(seat): mine}
+    fixed = set(mine)
     cat = machine.catalogue(sample)
     places = _hidden_places(machine, sample, seat)
     nowhere = [c for c, w in enumerate(sample["where"]) if w is None]
@@ -63,6 +71,9 @@ def determinize(machine, state: dict, seat: int, rng: random.Random, tries: int 
     for _, _, z in places:
         comps = [z[k] for k in sorted(z)] if isinstance(z, dict) else z
         for c in comps:
+            if c in fixed:
+                slot_kinds.append(None)
+                continue
             slot_kinds.append(cat.kind[c])
             unseen.setdefault(cat.kind[c], []).append(c)
     for c in nowhere:
@@ -91,7 +102,8 @@ def determinize(machine, state: dict, seat: int, rng: random.Random, tries: int 
 
 
 def _fill(machine, sample: dict, places, slot_kinds: List[str], deal: Dict[str, List[int]], cat) -> None:
-    """Deal the shuffled components into the hidden slots (the rest stay in no zone)."""
+    """Deal the shuffled components into the hidden slots (the rest stay in no zone); a slot
+    whose kind is None holds a component the seat was shown, and keeps it."""
     where = sample["where"]
     # (each kind's components in their dealt order, taken one after another)
     dealt = {kind: iter(ids) for kind, ids in deal.items()}
@@ -99,10 +111,15 @@ def _fill(machine, sample: dict, places, slot_kinds: List[str], deal: Dict[str, 
     for name, owner, z in places:
         if isinstance(z, dict):
             for key in sorted(z):
-                c = z[key] = next(dealt[next(kinds)])
-                where[c] = [name, owner, key]
+                kind = next(kinds)
+                if kind is not None:  # (None: a component the seat was shown stays)
+                    c = z[key] = next(dealt[kind])
+                    where[c] = [name, owner, key]
             continue
-        z[:] = [next(dealt[next(kinds)]) for _ in range(len(z))]
+        for k in range(len(z)):
+            kind = next(kinds)
+            if kind is not None:
+                z[k] = next(dealt[kind])
         zone = machine.p.zones[name]
         if zone.sorted_by is not None:
             z.sort(key=lambda c: zone.sort_value(cat.attrs[c]))

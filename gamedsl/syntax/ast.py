@@ -291,6 +291,15 @@ class Say:
 
 
 @node
+class Show:
+    """``show E to P``: player P looks at component(s) E, and remembers them while they stay put."""
+
+    span: Span
+    what: Expr
+    to: Expr
+
+
+@node
 class Break:
     span: Span
 
@@ -402,7 +411,7 @@ class SecretChoose:
 
 Stmt = Union[
     Let, Assign, CallStmt, Move, Draw, Shuffle, NextTurn, EndGame, Say, Break, Return,
-    Pass, If, For, While, Repeat, Choose, SecretChoose,
+    Pass, Show, If, For, While, Repeat, Choose, SecretChoose,
 ]
 
 

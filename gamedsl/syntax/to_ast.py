@@ -556,6 +556,10 @@ class ToAst(Transformer):
         return A.Say(self._span(meta), c[0], c[1])
 
     @v_args(meta=True)
+    def show_stmt(self, meta, c):
+        return A.Show(self._span(meta), c[0], c[1])
+
+    @v_args(meta=True)
     def break_stmt(self, meta, c):
         return A.Break(self._span(meta))
 
