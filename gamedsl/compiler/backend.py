@@ -154,6 +154,10 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
                   f"    raise RuleError('E504', f\"zone '{{zn{sid}}}' is full: it holds at most {cap}\", s{sid}.span)"]
     lines += ["w = W[c]",
               "if w is not None:",
+              "    kn = state.get('known')",
+              "    if kn:  # (a seat shown it forgets it once it moves)",
+              "        for ks in kn.values():",
+              "            if c in ks: ks.remove(c)",
               "    wz = state['zones'][w[0]]",
               "    if w[1] >= 0: wz = wz[w[1]]",
               "    wc = w[2]",

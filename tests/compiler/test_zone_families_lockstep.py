@@ -26,7 +26,7 @@ table cards:
 kind card:
   from cards
   show text(number)
-zone deck of card: hidden
+zone deck of card: public
 zone pile[colour] of card: public, capacity 3
 zone row[1..player_count + 1] of card: public, capacity 1
 player zone kept[colour] of card: owner, sorted by number

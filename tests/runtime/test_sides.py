@@ -165,9 +165,9 @@ setup:
   draw 2 from deck to players[1].hand
 turn:
   choose by current:
-    take(c in deck) "take {c}":
+    take(c in deck) "take a card":
       move c to current.hand
-    steal(c in players[1].hand) "steal {c}" if current != players[1]:
+    steal(c in players[1].hand) "steal a card" if current != players[1]:
       move c to current.hand
 """
 

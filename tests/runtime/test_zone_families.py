@@ -25,7 +25,7 @@ table cards:
 kind card:
   from cards
   show text(number)
-zone deck of card: hidden
+zone deck of card: public
 zone pile[colour] of card: public, capacity 2
 zone row[1..player_count + 1] of card: public
 player zone exp[colour] of card: owner
