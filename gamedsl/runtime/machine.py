@@ -1256,9 +1256,9 @@ class Machine:
             state["zones"][name] = [empty() for _ in range(n)] if info.per_player else empty()
         ctx = Ctx(self.p, state, {}, cat, pure=False)
         for var in self.p.global_vars:
-            state["vars"][var.name] = var.init(ctx)
+            state["vars"][var.name] = _first_value(var, ctx)
         for var in self.p.player_vars:
-            state["pvars"][var.name] = [var.init(ctx) for _ in range(n)]
+            state["pvars"][var.name] = [_first_value(var, ctx) for _ in range(n)]
         for kind in self.p.kinds.values():
             for name, init in kind.states:
                 values = state["cstate"].setdefault(name, [None] * len(cat.kind))
@@ -1266,6 +1266,16 @@ class Machine:
                     ctx.env = cat.attrs[cid]
                     values[cid] = init(ctx)
         return state
+
+
+def _first_value(var, ctx):
+    """A variable's first value; the variables get theirs in the order declared, so one read
+    before it has a value (its own, or a later one's) is the rules' mistake, said as such."""
+    try:
+        return var.init(ctx)
+    except KeyError as err:
+        raise RuleError("E504", f"the first value of '{var.name}' reads the variable {err}, which has "
+                        "no value yet: variables get their first values in the order they are declared") from None
 
 
 def _size(domains) -> int:
