@@ -80,9 +80,10 @@ def render_result(game, result: dict, seed: Optional[int] = None, tiebreaks: Opt
     seeded = f" (seed {seed})" if seed is not None else ""
     if seed is not None and key is not None:
         seeded = f" (seed {seed}, key {key})"   # (the game is over: the key may be shown now)
-    lines = [f"{game.title}: {status}{seeded}"]
+    lowest = getattr(game, "lowest_wins", False)
+    lines = [f"{game.title}: {status}{seeded}" + ("; the lowest score wins" if lowest else "")]
     scored = getattr(getattr(game, "program", None), "score", True) is not None
-    note = tie_note(result, tiebreaks) if tiebreaks is not None else None
+    note = tie_note(result, tiebreaks, lowest) if tiebreaks is not None else None
     for seat in sorted(range(n), key=lambda s: (result["ranks"][s], s)):
         label = game.info.display.label if hasattr(game, "info") else str
         extra = "".join(f"  {label(name)} {_fmt(vals[seat])}" for name, vals in result.get("fields", {}).items())

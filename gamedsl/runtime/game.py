@@ -342,7 +342,7 @@ class Game:
         cat = self._machine.catalogue(state)
         if alt is None:
             return " ".join([str(move.get("alt"))] + [plain(a) for a in move.get("args", [])])
-        written = {p.name: self.program.write(v, p.kind, cat) for p, v in zip(alt.params, move["args"])}
+        written = {p.name: self._written(p, v, cat) for p, v in zip(alt.params, move["args"])}
         if alt.template:
             parts = self._templates.get(alt.template)
             if parts is None:
@@ -351,6 +351,12 @@ class Game:
             return "".join(part if i % 2 == 0 else written.get(part, "{" + part + "}")
                            for i, part in enumerate(parts))
         return " ".join([alt.name] + [written[p.name] for p in alt.params])
+
+    def _written(self, param, value, cat) -> str:
+        """A move's argument as a person reads it: an `or nobody` parameter's none is "nobody"."""
+        if value is None and param.nobody:
+            return "nobody"
+        return self.program.write(value, param.kind, cat)
 
     def move_parts(self, state: dict, move: dict) -> tuple:
         """A move as a client groups it: its alternative's form with each parameter as
@@ -364,7 +370,7 @@ class Game:
         if alt is None:
             return str(move.get("alt")), [(str(i), plain(a)) for i, a in enumerate(move.get("args", []))]
         cat = self._machine.catalogue(state)
-        parts = [(p.name, self.program.write(v, p.kind, cat)) for p, v in zip(alt.params, move["args"])]
+        parts = [(p.name, self._written(p, v, cat)) for p, v in zip(alt.params, move["args"])]
         template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
         return _SLOT.sub(lambda m: "<" + m.group(1) + ">", template), parts
 
@@ -580,10 +586,14 @@ class Game:
         return out
 
     def header(self, state: dict) -> Optional[str]:
-        """The declared `display` header line now (a text every seat sees), else None."""
+        """The declared `display` header line now (a text every seat sees), else the
+        `counter` variable as "hand 3" (in place of the engine's round), else None."""
         fn = self.program.display.header
         if fn is None:
-            return None
+            counter = self.program.counter
+            if counter is None:
+                return None
+            return f"{counter} {plain(state['vars'][counter])}"
         ctx = Ctx(self.program, state, {}, self._machine.catalogue(state), pure=True)
         return plain(fn(ctx))
 
@@ -607,9 +617,17 @@ class Game:
             return [0] * state["n"]
         return self._each_seat(state, self.program.score, ctx)
 
+    @property
+    def lowest_wins(self) -> bool:
+        """Whether the lowest score ranks first (`score of p: ..., lowest wins`)."""
+        return self.program.lowest_wins
+
     def heuristics(self, state: dict) -> List[object]:
-        """How well each seat is doing, for bots: the declared `heuristic of p`, else the score."""
+        """How well each seat is doing, for bots (higher is better): the declared `heuristic
+        of p`, else the score (negated where the lowest score wins)."""
         if self.program.heuristic is None:
+            if self.program.lowest_wins:
+                return [_negate(s, "a score") for s in self.scores(state)]
             return self.scores(state)
         return self._each_seat(state, self.program.heuristic)
 
@@ -641,7 +659,8 @@ class Game:
         scores = self.scores(state, ctx)
         keys = []
         for seat in range(n):
-            k = [1 if flow["winner"] == seat else 0, scores[seat]]
+            k = [1 if flow["winner"] == seat else 0,
+                 _negate(scores[seat], "a score") if p.lowest_wins else scores[seat]]
             if p.tiebreak is not None:
                 var, fns = p.tiebreak
                 ctx.env = {var: seat}
@@ -737,12 +756,12 @@ def _loose(literal: str) -> str:
     return r"\s*" + r"\s*".join(re.escape(part) for part in literal.split()) + r"\s*"
 
 
-def _negate(v):
+def _negate(v, what: str = "a 'fewest' tiebreak"):
     if isinstance(v, bool):
         return -int(v)
     if isinstance(v, (int, float)):
         return -v
-    raise RuleError("E504", f"a 'fewest' tiebreak needs a number, not {plain(v)}")
+    raise RuleError("E504", f"{what} needs a number, not {plain(v)}")
 
 
 def _greater(a, b) -> bool:

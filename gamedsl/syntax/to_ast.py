@@ -323,7 +323,10 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def score_decl(self, meta, c):
-        return A.ScoreDecl(self._span(meta), str(c[0]), c[1])
+        return A.ScoreDecl(self._span(meta), str(c[0]), c[1], lowest=len(c) > 2)
+
+    def score_lowest(self, c):
+        return "lowest"
 
     @v_args(meta=True)
     def heuristic_decl(self, meta, c):
@@ -487,6 +490,14 @@ class ToAst(Transformer):
         winner = next((x[1] for x in c if isinstance(x, tuple)), None)
         return A.EndGame(self._span(meta), after, winner)
 
+    @v_args(meta=True)
+    def end_round_stmt(self, meta, c):
+        return A.EndRound(self._span(meta))
+
+    @v_args(meta=True)
+    def leave_round_stmt(self, meta, c):
+        return A.LeaveRound(self._span(meta), c[0] if c else None)
+
     def end_when(self, c):
         return "after_round"
 
@@ -589,6 +600,10 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def alt_param(self, meta, c):
         return A.AltParam(self._span(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def alt_param_optional(self, meta, c):
+        return A.AltParam(self._span(meta), str(c[0]), c[1], nobody=True)
 
     @v_args(meta=True)
     def alt_param_typed(self, meta, c):
