@@ -384,7 +384,8 @@ def check_vars(g: Globals) -> List[Diagnostic]:
                 elif counters:
                     diags.append(Diagnostic("E312", f"one variable is the header's counter: '{counters[0]}' "
                                             f"already is, so '{d.name}' cannot be", flag.span))
-                counters.append(d.name)
+                else:
+                    counters.append(d.name)
             elif not d.per_player:
                 diags.append(Diagnostic("E312", f"'secret' is for player variables: '{d.name}' "
                                         "belongs to nobody", flag.span))
