@@ -244,6 +244,8 @@ class Screen:
         for s in order:
             mark = " (you)" if s == seat else ""
             turn = "  ◀ to move" if s in view.get("waiting_for", []) else ""
+            if s in view.get("out", ()) and not view["over"]:
+                turn += "  (out of the round)"
             facts = []
             for name in names:
                 if name in scalars:

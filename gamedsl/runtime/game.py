@@ -559,6 +559,7 @@ class Game:
             "seat": seat, "players": state["n"], "options": dict(state["options"]),
             "phase": p.phases[flow["phase"]].name if p.phases else None,
             "current": flow["current"], "start_player": flow["start"], "round": flow["round"],
+            "out": list(flow.get("out") or []),
             "over": flow["over"], "waiting_for": self.waiting_for(state),
             "vars": gvars, "pvars": pvars, "zones": zones, "cstate": cstate,
             "shows": {str(c): cat.show[c] for c in sorted(visible)},

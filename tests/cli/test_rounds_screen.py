@@ -6,7 +6,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from gamedsl.cli.terminal import play_game, render_result
+from gamedsl.cli.screen import make_console
+from gamedsl.cli.terminal import play_game, render_result, render_view
 from gamedsl.pipeline import load
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +20,20 @@ def test_the_header_shows_the_counter_instead_of_the_round():
     text = out.getvalue()
     # (with this seed deal 1 ends on P1's move and deal 2 on P2's: P1 next plays in deal 3)
     assert "Knockout · deal 1" in text and "Knockout · deal 3" in text
-    assert "round" not in text
+    assert "round" not in text.replace("(out of the round)", "")
+
+
+def test_a_player_out_of_the_round_is_shown_so():
+    game = load(str(ROOT / "examples" / "knockout.game"))
+    state = game.new_game(3, seed=1)
+    assert game.view(state, 0)["out"] == []
+    state["flow"]["out"] = [1]                 # as `leave round p2` leaves it
+    view = game.view(state, 0)
+    assert view["out"] == [1]
+    out = io.StringIO()
+    render_view(make_console(out), game, view)
+    lines = [line for line in out.getvalue().splitlines() if line.startswith("P")]
+    assert [line.endswith("(out of the round)") for line in lines[:3]] == [False, True, False]
 
 
 def test_the_result_says_the_lowest_score_wins_and_shows_it_as_counted():
