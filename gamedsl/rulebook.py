@@ -331,6 +331,10 @@ class Rulebook:
             return ""
         return "\n".join(["## Setup\n", *self.block(d.body, 0), ""]) + "\n"
 
+    def _leaving(self) -> bool:
+        """Whether the rules say `leave round` (then a round lasts until everyone has left)."""
+        return any(isinstance(s, A.LeaveRound) for s in A.walk(tuple(self.decls)))
+
     def play(self) -> str:
         phases = self.of(A.PhaseDecl)
         turn = self.one(A.TurnDecl)
@@ -338,9 +342,10 @@ class Rulebook:
         if phases:
             out.append("## Phases\n")
             order = " → ".join(f"**{p.name}**" for p in phases)
+            ends = ("a round ends once every player has left it (or a rule ends it)" if self._leaving()
+                    else "a round ends when the turn comes back to the start player")
             out.append(f"The game is played in phases, starting with the first: {order}. "
-                       "Players take turns clockwise from the start player; a round ends when the turn "
-                       "comes back to the start player.\n")
+                       f"Players take turns clockwise from the start player; {ends}.\n")
             for p in phases:
                 out.append(f"### Phase: {p.name}\n")
                 lead = self._lead(p)
@@ -362,8 +367,10 @@ class Rulebook:
                 out.append(f"Then comes phase **{p.then.name}**.\n" if p.then else "Then the game ends.\n")
         elif turn is not None:
             out.append("## A turn\n")
+            ends = ("a round ends once every player has left it (or a rule ends it)" if self._leaving()
+                    else "a round ends when the turn comes back to the start player")
             out.append("Players take turns clockwise from the start player (the first player at first); "
-                       "a round ends when the turn comes back to the start player. On your turn:\n")
+                       f"{ends}. On your turn:\n")
             out.extend(self.block(turn.body, 0))
             out.append("")
         return "\n".join(out) + "\n" if out else ""
@@ -424,8 +431,9 @@ class Rulebook:
             keys = ", then ".join(f"{k.direction} {_code(self.src.text(k.expr))}" for k in tiebreak.keys)
             out.append(f"Ties are broken by: {keys}.")
         if score:
-            out.append(("The team with the highest score wins; teams still equal share the win." if team
-                        else "The highest score wins; players still equal share the win.")
+            best = "lowest" if score.lowest else "highest"
+            out.append((f"The team with the {best} score wins; teams still equal share the win." if team
+                        else f"The {best} score wins; players still equal share the win.")
                        + (" A player named the winner by a rule wins whatever the scores." if names_winner else "")
                        + "\n")
         elif not cooperative:
@@ -537,7 +545,8 @@ class Rulebook:
     def alternative(self, alt: A.Alternative, depth: int) -> List[str]:
         c = lambda e: _code(self.src.text(e))  # noqa: E731
         name = f"*{alt.template}*" if alt.template else f"*{alt.name}*"
-        details = [f"`{p.name}` from {c(p.domain)}" if p.domain is not None
+        details = [f"`{p.name}` from {c(p.domain)}" + (", or nobody when that is empty" if p.nobody else "")
+                   if p.domain is not None
                    else f"`{p.name}` typed by the player ({c(p.type)})" for p in alt.params]
         if alt.guard is not None:
             details.append(f"only if {c(alt.guard)}")
@@ -574,6 +583,11 @@ class Rulebook:
             return f"Shuffle {c(s.zone)}."
         if isinstance(s, A.NextTurn):
             return f"{c(s.player)} takes the next turn."
+        if isinstance(s, A.LeaveRound):
+            who = "The current player" if s.player is None else c(s.player)
+            return f"{who} leaves the round: skipped by the turn order until the round ends."
+        if isinstance(s, A.EndRound):
+            return "The round ends with this turn: everyone is back in, and the start player plays next."
         if isinstance(s, A.EndGame):
             if s.outcome is not None:
                 return f"**The game ends: everyone has {s.outcome}.**"

@@ -19,7 +19,7 @@ MAX_GRID_CELLS = 100_000
 MAX_PLAYERS = 100  # a table, not a stadium: every state holds a list per player
 ZONE_WORDS = ("public", "hidden", "owner", "others", "grid")
 VISIBILITY = ("public", "hidden", "owner", "others")
-VAR_FLAGS = ("secret",)
+VAR_FLAGS = ("secret", "counter")
 
 _KEYWORD = {A.EnumDecl: "enum", A.OptionDecl: "option", A.TableDecl: "table",
             A.KindDecl: "kind", A.ZoneDecl: "zone", A.VarDecl: "var", A.DefDecl: "def",
@@ -425,6 +425,7 @@ def _check_refill(g: Globals, d, zone: T.Zone, f: A.ZoneFlag, diags) -> None:
 
 def check_vars(g: Globals) -> List[Diagnostic]:
     diags: List[Diagnostic] = []
+    counters: List[str] = []
     for d in g.of(A.VarDecl):
         vtype, tdiags = T.parse_type(d.type, g.type_scope, g.use)
         diags += tdiags
@@ -433,7 +434,18 @@ def check_vars(g: Globals) -> List[Diagnostic]:
         for flag in d.flags:
             if flag.name not in VAR_FLAGS:
                 diags.append(unknown("E312", "variable flag", flag.name, VAR_FLAGS, flag.span,
-                                     "the only flag is 'secret' (on a player var)"))
+                                     "the flags are 'secret' (on a player var) and 'counter' "
+                                     "(a number the header shows)"))
+            elif flag.name == "counter":
+                if d.per_player or vtype != T.NUMBER:
+                    diags.append(Diagnostic("E312", f"'counter' is for a game's number variable (the "
+                                            f"header shows it instead of the round): '{d.name}' is "
+                                            + ("a player's" if d.per_player else "not a number"), flag.span))
+                elif counters:
+                    diags.append(Diagnostic("E312", f"one variable is the header's counter: '{counters[0]}' "
+                                            f"already is, so '{d.name}' cannot be", flag.span))
+                else:
+                    counters.append(d.name)
             elif not d.per_player:
                 diags.append(Diagnostic("E312", f"'secret' is for player variables: '{d.name}' "
                                         "belongs to nobody", flag.span))

@@ -520,6 +520,7 @@ class BuiltinName:
 BUILTIN_NAMES: Dict[str, BuiltinName] = {n.name: n for n in [
     BuiltinName("current", T.PLAYER),
     BuiltinName("players", T.List(T.PLAYER)),
+    BuiltinName("in_round", T.List(T.PLAYER)),
     BuiltinName("start_player", T.PLAYER, assignable=True),
     BuiltinName("round", T.NUMBER),
     BuiltinName("player_count", T.NUMBER),

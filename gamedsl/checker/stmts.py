@@ -284,6 +284,11 @@ def _end_game(s: A.EndGame, env: Env, loops):
                                     "add the line 'cooperative', or write 'end game winner P'"))
 
 
+def _leave_round(s: A.LeaveRound, env: Env, loops):
+    if s.player is not None:
+        expect_type(s.player, env, T.PLAYER, "who leaves the round")
+
+
 def _say(s: A.Say, env: Env, loops):
     infer(s.message, env)
     if s.to is not None:
@@ -395,6 +400,8 @@ def check_alternatives(alts, env: Env, loops, chooser=None) -> None:
                 item = typed.get(p.name, T.ANY)
             else:
                 item = iterate(p.domain, inner, f"the choices for '{p.name}'")
+                if p.nobody and item != T.ANY:   # `or nobody`: none when the list is empty
+                    item = T.join(item, T.NONE) or item
             env.g.types[p] = item
             inner.bind(p.name, item, "choice parameter", p.span)
         if alt.guard is not None:
@@ -530,6 +537,7 @@ def _type_text(t) -> str:
 _DISPATCH = {
     A.Let: _let, A.Assign: _assign, A.CallStmt: _call_stmt, A.Move: _move, A.Draw: _draw,
     A.Shuffle: _shuffle, A.NextTurn: _next_turn, A.EndGame: _end_game, A.Say: _say, A.Show: _show,
+    A.LeaveRound: _leave_round, A.EndRound: _nothing,
     A.Break: _break, A.Return: _nothing, A.Pass: _nothing, A.If: _if, A.For: _for,
     A.While: _while, A.Repeat: _repeat, A.Choose: _choose, A.SecretChoose: _secret_choose,
 }

@@ -244,6 +244,8 @@ class Screen:
         for s in order:
             mark = " (you)" if s == seat else ""
             turn = "  ◀ to move" if s in view.get("waiting_for", []) else ""
+            if s in view.get("out", ()) and not view["over"]:
+                turn += "  (out of the round)"
             facts = []
             for name in names:
                 if name in scalars:
@@ -302,18 +304,23 @@ def _ids(value) -> set:
     return set()
 
 
-def _equal_top(result: dict) -> bool:
+def _best(scores: list, lowest: bool = False):
+    """The best of the scores: the lowest where the lowest score wins."""
+    return (min if lowest else max)(scores) if scores else None
+
+
+def _equal_top(result: dict, lowest: bool = False) -> bool:
     """Whether the best score is shared: the tie-break decided who won."""
     scores = result["scores"]
-    best = max(scores) if scores else None
+    best = _best(scores, lowest)
     return sum(1 for v in scores if v == best) > 1
 
 
-def tie_note(result: dict, tiebreaks: List[list]) -> Optional[str]:
+def tie_note(result: dict, tiebreaks: List[list], lowest: bool = False) -> Optional[str]:
     """How the tie-break decided equal top scores, in a sentence; None if it did not."""
-    if not _equal_top(result) or not any(tiebreaks):
+    if not _equal_top(result, lowest) or not any(tiebreaks):
         return None
-    best = max(result["scores"])
+    best = _best(result["scores"], lowest)
     tied = [s for s, v in enumerate(result["scores"]) if v == best]
     values = ", ".join(f"P{s + 1} {' '.join(fmt(v) for v in tiebreaks[s])}" for s in tied)
     return f"{' and '.join(f'P{s + 1}' for s in tied)} tie on {fmt(best)}: the tie-break decides ({values})."

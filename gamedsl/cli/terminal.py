@@ -97,12 +97,13 @@ def render_result(game, result: dict, seed: Optional[int] = None, tiebreaks: Opt
     seeded = f" (seed {seed})" if seed is not None else ""
     if seed is not None and key is not None:
         seeded = f" (seed {seed}, key {key})"   # (the game is over: the key may be shown now)
-    lines = [f"{game.title}: {status}{seeded}"]
+    lowest = getattr(game, "lowest_wins", False)
+    lines = [f"{game.title}: {status}{seeded}" + ("; the lowest score wins" if lowest else "")]
     scored = getattr(getattr(game, "program", None), "score", True) is not None
     label = game.info.display.label if hasattr(game, "info") else str
     if result.get("cooperative") or result.get("teams"):
         return "\n".join(lines + side_lines(result, label, scored))
-    note = tie_note(result, tiebreaks) if tiebreaks is not None else None
+    note = tie_note(result, tiebreaks, lowest) if tiebreaks is not None else None
     for seat in sorted(range(n), key=lambda s: (result["ranks"][s], s)):
         extra = "".join(f"  {label(name)} {_fmt(vals[seat])}" for name, vals in result.get("fields", {}).items())
         if note:  # equal top scores: what the tie-break compared

@@ -101,7 +101,8 @@ _STOPPED = ("if not stack or stack[-1] is not frame or state['pending'] is not N
 
 
 # statements handed to the runtime that never push a frame, ask a player or end the game
-_GO_ON = (P.MoveStmt, P.DrawStmt, P.ShuffleStmt, P.SayStmt, P.ShowStmt, P.NextTurnStmt, P.AssignStmt, P.LetStmt)
+_GO_ON = (P.MoveStmt, P.DrawStmt, P.ShuffleStmt, P.SayStmt, P.ShowStmt, P.NextTurnStmt, P.AssignStmt, P.LetStmt,
+          P.LeaveStmt, P.EndRoundStmt)
 # ... and those that always do (or raise)
 _STOP = (P.ChooseStmt, P.BreakStmt, P.ReturnStmt)
 

@@ -19,7 +19,7 @@ from gamedsl.errors import RuleError
 from gamedsl.compiler.kinds import enum_order, is_enum, kind_of_type, named_constant, value_kind
 from gamedsl.compiler.pysource import SourceCompiler, worth_generating
 from gamedsl.runtime.ctx import MAX_CALL_DEPTH, MAX_WORK, Ctx, Fn, memo_key
-from gamedsl.runtime.values import zone_items
+from gamedsl.runtime.values import in_round, zone_items
 from gamedsl.runtime.wordlists import ListError
 
 
@@ -162,6 +162,8 @@ class ExprCompiler:
             return lambda ctx: ctx.state["flow"]["round"]
         if name == "players":
             return lambda ctx: list(range(ctx.state["n"]))
+        if name == "in_round":
+            return lambda ctx: in_round(ctx.state)
         if name == "player_count":
             return lambda ctx: ctx.state["n"]
         if name in d.global_vars:

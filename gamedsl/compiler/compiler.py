@@ -34,6 +34,14 @@ from gamedsl.runtime.wordlists import option_in_name
 # ---------------------------------------------------------------- the compiler
 
 
+def _or_nobody(domain):
+    """`x in L or nobody`: the choices of L, or none alone when L is empty (one move, "nobody")."""
+    def choices(ctx):
+        values = domain(ctx)
+        return [None] if values == [] else values
+    return choices
+
+
 class Statements:
     """Compiles statements into numbered blocks of statement records.
 
@@ -46,6 +54,7 @@ class Statements:
         self.blocks: List[tuple] = []
         self.stmts: List[P.Stmt] = []
         self.block_base, self.stmt_base = block_base, stmt_base
+        self.leaving = False   # a `leave round` was compiled
 
     # statements -------------------------------------------------------
     def block(self, body: tuple, scope: set) -> int:
@@ -88,6 +97,12 @@ class Statements:
             return add(P.ShuffleStmt, s.span, zone=ex.zone(s.zone, scope))
         if isinstance(s, A.NextTurn):
             return add(P.NextTurnStmt, s.span, player=ex.expr(s.player, scope))
+        if isinstance(s, A.LeaveRound):
+            self.leaving = True
+            player = ex.expr(s.player, scope) if s.player is not None else None
+            return add(P.LeaveStmt, s.span, player=player)
+        if isinstance(s, A.EndRound):
+            return add(P.EndRoundStmt, s.span)
         if isinstance(s, A.EndGame):
             winner = ex.expr(s.winner, scope) if s.winner is not None else None
             return add(P.EndStmt, s.span, after_round=s.after_round, winner=winner, outcome=s.outcome)
@@ -148,9 +163,11 @@ class Statements:
                     scope.add(p.name)
                     continue
                 domain = self.ex.expr(p.domain, scope, pure=True)
+                if p.nobody:
+                    domain = _or_nobody(domain)
                 kind = value_kind(p.domain, self.d, local_kinds)
                 local_kinds[p.name] = kind
-                params.append(Param(p.name, domain, kind))
+                params.append(Param(p.name, domain, kind, nobody=p.nobody))
                 scope.add(p.name)
             pure = lambda e: self.ex.expr(e, scope, pure=True) if e is not None else None  # noqa: E731
             guard = pure(alt.guard)
@@ -317,6 +334,8 @@ class Compiler(Statements):
             blocks=tuple(self.blocks), stmts=tuple(self.stmts), procs=procs,
             setup=setup_block, phases=phases,
             score=(score.var, self.ex.expr(score.expr, {score.var})) if score else None,
+            lowest_wins=bool(score and score.lowest), leaving=self.leaving,
+            counter=next((v.name for v in var_decls if any(f.name == "counter" for f in v.flags)), None),
             heuristic=(heuristic.var, self.ex.expr(heuristic.expr, {heuristic.var})) if heuristic else None,
             cooperative=one(A.CooperativeDecl) is not None,
             team=(team.var, self.ex.expr(team.expr, {team.var})) if team else None,

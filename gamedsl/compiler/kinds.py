@@ -62,7 +62,7 @@ def value_kind(e, decls, scope_kinds: Optional[Dict[str, str]] = None, _seen: fr
     if isinstance(e, A.Name):
         if e.name in scope_kinds:
             return scope_kinds[e.name]
-        if e.name in ("players", "current", "start_player"):
+        if e.name in ("players", "current", "start_player", "in_round"):
             return "player"
         if e.name in decls.shared_zones or e.name in decls.kinds:
             return "component"

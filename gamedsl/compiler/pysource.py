@@ -27,7 +27,7 @@ from gamedsl.runtime import builtins as B
 from gamedsl.runtime import values as V
 from gamedsl.runtime.ctx import MAX_CALL_DEPTH, MAX_WORK, PLAIN_KEY_TYPES, WRITTEN_KEY
 from gamedsl.compiler.kinds import kind_of_type, named_constant, value_kind
-from gamedsl.runtime.values import zone_items
+from gamedsl.runtime.values import in_round, zone_items
 
 # A whole expression is generated only when it is big enough to gain from it.
 _MIN_NODES = 4
@@ -288,7 +288,7 @@ _MISSING = object()
 _RUNTIME = {
     "_GiveUp": GiveUp, "_eq": V.equal, "_items": _items, "_charged": _charged, "_container": _container,
     "_negate": _negate, "_at_shared": _at_shared, "_at_grid": _at_grid, "_sorted": _sorted, "_row": _row,
-    "_zone_items": zone_items,
+    "_zone_items": zone_items, "_in_round": in_round,
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
@@ -523,7 +523,7 @@ class SourceCompiler:
         if self.ex.is_word(e):
             return self._const(name)
         if name in self.d.global_vars and name not in ("current", "start_player", "round", "players",
-                                                       "player_count"):
+                                                       "player_count", "in_round"):
             frame.uses_state = True
             return f"_st['vars'][{name!r}]"
         flow = _FLOW_NAMES.get(name)
@@ -533,6 +533,9 @@ class SourceCompiler:
         if name == "players":
             frame.uses_state = True
             return "list(range(_st['n']))"
+        if name == "in_round":
+            frame.uses_state = True
+            return "_in_round(_st)"
         if name == "player_count":
             frame.uses_state = True
             return "_st['n']"

@@ -318,6 +318,8 @@ class Index:
             self._expr(s.zone, scope)
         elif isinstance(s, A.NextTurn):
             self._expr(s.player, scope)
+        elif isinstance(s, A.LeaveRound):
+            self._expr(s.player, scope)
         elif isinstance(s, A.EndGame):
             self._expr(s.winner, scope)
         elif isinstance(s, A.Say):

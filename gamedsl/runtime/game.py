@@ -369,7 +369,7 @@ class Game:
         cat = self._machine.catalogue(state)
         if alt is None:
             return " ".join([str(move.get("alt"))] + [plain(a) for a in move.get("args", [])])
-        written = {p.name: self.program.write(v, p.kind, cat) for p, v in zip(alt.params, move["args"])}
+        written = {p.name: self._written(p, v, cat) for p, v in zip(alt.params, move["args"])}
         if alt.template:
             parts = self._templates.get(alt.template)
             if parts is None:
@@ -378,6 +378,12 @@ class Game:
             return "".join(part if i % 2 == 0 else written.get(part, "{" + part + "}")
                            for i, part in enumerate(parts))
         return " ".join([alt.name] + [written[p.name] for p in alt.params])
+
+    def _written(self, param, value, cat) -> str:
+        """A move's argument as a person reads it: an `or nobody` parameter's none is "nobody"."""
+        if value is None and param.nobody:
+            return "nobody"
+        return self.program.write(value, param.kind, cat)
 
     def move_parts(self, state: dict, move: dict) -> tuple:
         """A move as a client groups it: its alternative's form with each parameter as
@@ -391,7 +397,7 @@ class Game:
         if alt is None:
             return str(move.get("alt")), [(str(i), plain(a)) for i, a in enumerate(move.get("args", []))]
         cat = self._machine.catalogue(state)
-        parts = [(p.name, self.program.write(v, p.kind, cat)) for p, v in zip(alt.params, move["args"])]
+        parts = [(p.name, self._written(p, v, cat)) for p, v in zip(alt.params, move["args"])]
         template = alt.template or " ".join([alt.name] + ["{" + p.name + "}" for p in alt.params])
         return _SLOT.sub(lambda m: "<" + m.group(1) + ">", template), parts
 
@@ -599,6 +605,7 @@ class Game:
             "seat": seat, "players": state["n"], "options": dict(state["options"]),
             "phase": p.phases[flow["phase"]].name if p.phases else None,
             "current": flow["current"], "start_player": flow["start"], "round": flow["round"],
+            "out": list(flow.get("out") or []),
             "over": flow["over"], "waiting_for": self.waiting_for(state),
             "vars": gvars, "pvars": pvars, "zones": zones, "cstate": cstate,
             "shows": {str(c): cat.show[c] for c in sorted(visible)},
@@ -627,10 +634,14 @@ class Game:
         return out
 
     def header(self, state: dict) -> Optional[str]:
-        """The declared `display` header line now (a text every seat sees), else None."""
+        """The declared `display` header line now (a text every seat sees), else the
+        `counter` variable as "hand 3" (in place of the engine's round), else None."""
         fn = self.program.display.header
         if fn is None:
-            return None
+            counter = self.program.counter
+            if counter is None:
+                return None
+            return f"{counter} {plain(state['vars'][counter])}"
         ctx = Ctx(self.program, state, {}, self._machine.catalogue(state), pure=True)
         return plain(fn(ctx))
 
@@ -654,19 +665,28 @@ class Game:
             return [0] * state["n"]
         return self._each_seat(state, self.program.score, ctx)
 
+    @property
+    def lowest_wins(self) -> bool:
+        """Whether the lowest score ranks first (`score of p: ..., lowest wins`)."""
+        return self.program.lowest_wins
+
     def heuristics(self, state: dict, memo: Optional[ScoreMemo] = None) -> List[object]:
-        """How well each seat is doing, for bots: the declared `heuristic of p`, else the score.
+        """How well each seat is doing, for bots (higher is better): the declared `heuristic
+        of p`, else the score (negated where the lowest score wins).
 
         With `memo` (from `heuristics_memo()`, kept for the states of one search), a seat's
         value is taken from an earlier state in which every part of the state it read then
         holds the same values (gamedsl/runtime/readmemo.py): the same values, worked out once."""
-        declared = self.program.heuristic or self.program.score
+        program = self.program
+        negated = program.heuristic is None and program.lowest_wins
+        declared = program.heuristic or program.score
         if memo is None or declared is None:
-            if self.program.heuristic is None:
-                return self.scores(state)
-            return self._each_seat(state, self.program.heuristic)
+            if program.heuristic is None:
+                scores = self.scores(state)
+                return [_negate(s, "a score") for s in scores] if negated else scores
+            return self._each_seat(state, program.heuristic)
         var, fn = declared
-        program, cat = self.program, self._machine.catalogue(state)
+        cat = self._machine.catalogue(state)
         out = []
         for seat in range(state["n"]):
             def evaluate(read, seat=seat):
@@ -674,7 +694,7 @@ class Game:
                 ctx.memo = {}
                 return fn(ctx)
             out.append(memo.score(state, seat, evaluate))
-        return out
+        return [_negate(s, "a score") for s in out] if negated else out
 
     def heuristics_memo(self) -> ScoreMemo:
         """A memo for `heuristics(state, memo)` over the states of one search."""
@@ -742,7 +762,8 @@ class Game:
         scores = self.scores(state, ctx)
         keys = []
         for seat in range(n):
-            k = [1 if flow["winner"] == seat else 0, scores[seat]]
+            k = [1 if flow["winner"] == seat else 0,
+                 _negate(scores[seat], "a score") if p.lowest_wins else scores[seat]]
             if p.tiebreak is not None:
                 var, fns = p.tiebreak
                 ctx.env = {var: seat}
@@ -859,12 +880,12 @@ def _loose(literal: str) -> str:
     return r"\s*" + r"\s*".join(re.escape(part) for part in literal.split()) + r"\s*"
 
 
-def _negate(v):
+def _negate(v, what: str = "a 'fewest' tiebreak"):
     if isinstance(v, bool):
         return -int(v)
     if isinstance(v, (int, float)):
         return -v
-    raise RuleError("E504", f"a 'fewest' tiebreak needs a number, not {plain(v)}")
+    raise RuleError("E504", f"{what} needs a number, not {plain(v)}")
 
 
 def _greater(a, b) -> bool:

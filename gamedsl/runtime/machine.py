@@ -71,7 +71,7 @@ class Machine:
             P.LetStmt: self._do_let, P.AssignStmt: self._do_assign, P.CallStmt: self._do_call,
             P.MoveStmt: self._do_move, P.DrawStmt: self._do_draw, P.ShuffleStmt: self._do_shuffle,
             P.NextTurnStmt: self._do_next_turn, P.EndStmt: self._do_end, P.SayStmt: self._do_say,
-            P.ShowStmt: self._do_show,
+            P.ShowStmt: self._do_show, P.LeaveStmt: self._do_leave, P.EndRoundStmt: self._do_end_round,
             P.BreakStmt: self._do_break, P.ReturnStmt: self._do_return, P.PassStmt: self._do_pass,
             P.IfStmt: self._do_if, P.ForStmt: self._do_for, P.WhileStmt: self._do_while,
             P.RepeatStmt: self._do_repeat, P.ChooseStmt: self._do_choose, P.SecretStmt: self._do_secret,
@@ -250,9 +250,8 @@ class Machine:
             return
         # Who plays next, and whether that begins a new round, is settled before `end when`
         # is asked, so `end when round > 3` ends the phase after exactly three rounds.
-        nxt = flow["next"] if flow["next"] is not None else (flow["current"] + 1) % state["n"]
-        flow["next"] = None
-        if nxt == flow["start"]:
+        nxt, new_round = self.next_player(state)
+        if new_round:
             if flow["after_round"]:
                 flow["over"] = True
                 return
@@ -262,12 +261,30 @@ class Machine:
             return
         self._start_turn(state, nxt)
 
+    def next_player(self, state: dict):
+        """Who plays after this turn, and whether a new round begins with them. A round ends
+        when the turn comes back to `start_player`; in a game whose rules say `leave round`,
+        only once every player has left it. `end round` ends it either way; then everyone is
+        back in and `start_player` (or the player named by `next turn`) plays."""
+        flow, n = state["flow"], state["n"]
+        named, flow["next"] = flow["next"], None
+        out = flow.get("out") or []
+        if flow.pop("end_round", False) or len(out) >= n:
+            flow.pop("out", None)
+            return (flow["start"] if named is None else named), True
+        nxt = (flow["current"] + 1) % n if named is None else named
+        while nxt in out:
+            nxt = (nxt + 1) % n
+        return nxt, nxt == flow["start"] and not self.p.leaving
+
     def _enter_phase(self, state, index: int) -> None:
         flow = state["flow"]
         if index >= len(self.p.phases):
             flow["over"] = True
             return
         flow.update(phase=index, stage="begin", round=1)
+        flow.pop("out", None)
+        flow.pop("end_round", None)
         if self.observer is not None:
             self.observer.phase(index)
         phase = self.p.phases[index]
@@ -414,6 +431,18 @@ class Machine:
             flow["winner"] = winner
         flow["over"] = True
         state["stack"].clear()
+
+    def _do_leave(self, state, ctx, s):
+        flow = state["flow"]
+        p = flow["current"] if s.player is None else s.player(ctx)
+        if not (isinstance(p, int) and 0 <= p < state["n"]):
+            raise RuleError("E504", f"'leave round' needs a player, not {plain(p)}", s.span)
+        out = flow.get("out") or []
+        if p not in out:
+            flow["out"] = sorted(out + [p])
+
+    def _do_end_round(self, state, ctx, s):
+        state["flow"]["end_round"] = True
 
     def _do_next_turn(self, state, ctx, s):
         p = s.player(ctx)

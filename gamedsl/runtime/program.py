@@ -224,6 +224,17 @@ class NextTurnStmt(Stmt):
 
 
 @attrs.define(eq=False)
+class LeaveStmt(Stmt):
+    player: Optional[Callable]   # None: the current player
+    keyword = "leave"
+
+
+@attrs.define(eq=False)
+class EndRoundStmt(Stmt):
+    keyword = "end_round"
+
+
+@attrs.define(eq=False)
 class EndStmt(Stmt):
     after_round: bool
     winner: Optional[Callable]
@@ -345,6 +356,7 @@ class Param:
     name: str
     domain: Callable
     kind: str
+    nobody: bool = False    # `x in L or nobody`: none (written "nobody") when L is empty
 
 
 @attrs.define
@@ -432,6 +444,9 @@ class Program:
     cooperative: bool = False                           # `cooperative`: one shared result
     team: Optional[Tuple[str, Callable]] = None         # `team of p:`, else None
     display: Display = attrs.Factory(Display)           # `display:` (presentation only)
+    lowest_wins: bool = False                           # `score of p: ..., lowest wins`
+    leaving: bool = False   # the rules say `leave round`: a round lasts until everyone has left it
+    counter: Optional[str] = None                       # the `var ..., counter` the header shows
     _catalogues: dict = attrs.Factory(dict)
     _last_catalogue: Optional[tuple] = None
 

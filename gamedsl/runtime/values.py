@@ -182,6 +182,12 @@ def word_list(span, what, words):
     return words
 
 
+def in_round(state: dict) -> list:
+    """The players who have not left this round (`leave round`), in seat order."""
+    out = state["flow"].get("out") or ()
+    return [p for p in range(state["n"]) if p not in out]
+
+
 def zone_items(state: dict, name: str, owner: int) -> list:
     z = state["zones"][name]
     if owner >= 0:

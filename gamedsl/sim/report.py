@@ -105,7 +105,8 @@ def build(run, game) -> dict:
                    for r in records if r["error"] is not None and r["forfeit"] is None][:20],
         "forfeits": sum(1 for r in records if r["forfeit"] is not None),
         "win_rate_by_seat": by_seat, "win_rate_by_bot": by_bot, "first_player": advantage,
-        "scores": scores, "length": lengths, "breakdowns": breakdowns(records),
+        "scores": scores, "lowest_wins": bool(getattr(game, "lowest_wins", False)),
+        "length": lengths, "breakdowns": breakdowns(records),
         "coverage": never_fired(game, run.coverage, n, run.resolved_options),
     }
     report.update(sides)
@@ -217,6 +218,8 @@ def render(report: dict) -> str:
         if s["n"]:
             lines.append(f"  {seat:<10}" + "".join(f"{_num(s[k]):>7}" for k in
                                                     ("mean", "sd", "min", "p25", "median", "p75", "max")))
+    if report.get("lowest_wins"):
+        lines.append("  (the lowest score wins)")
     for what, s in report["length"].items():
         if s["n"]:
             lines.append(f"game length ({what}): mean {_num(s['mean'])}, median {_num(s['median'])}, "

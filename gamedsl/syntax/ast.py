@@ -274,6 +274,19 @@ class NextTurn:
 
 
 @node
+class EndRound:
+    span: Span
+
+
+@node
+class LeaveRound:
+    """``leave round [P]``: P (the current player if none is named) sits out the rest of the round."""
+
+    span: Span
+    player: Optional[Expr]
+
+
+@node
 class EndGame:
     span: Span
     after_round: bool
@@ -360,6 +373,7 @@ class AltParam:
     name: str
     domain: Optional[Expr]
     type: Optional["TypeRef"] = None
+    nobody: bool = False     # ``name in domain or nobody``: none when the domain is empty
 
 
 @node
@@ -641,6 +655,7 @@ class TeamDecl:
     span: Span
     var: str
     expr: Expr
+    lowest: bool = False     # ``, lowest wins``
 
 
 @node

@@ -349,7 +349,10 @@ class ToAst(Transformer):
 
     @v_args(meta=True)
     def score_decl(self, meta, c):
-        return A.ScoreDecl(self._span(meta), str(c[0]), c[1])
+        return A.ScoreDecl(self._span(meta), str(c[0]), c[1], lowest=len(c) > 2)
+
+    def score_lowest(self, c):
+        return "lowest"
 
     @v_args(meta=True)
     def shared_score_decl(self, meta, c):
@@ -541,6 +544,14 @@ class ToAst(Transformer):
     def outcome_lost(self, c):
         return "lost"
 
+    @v_args(meta=True)
+    def end_round_stmt(self, meta, c):
+        return A.EndRound(self._span(meta))
+
+    @v_args(meta=True)
+    def leave_round_stmt(self, meta, c):
+        return A.LeaveRound(self._span(meta), c[0] if c else None)
+
     def end_when(self, c):
         return "after_round"
 
@@ -647,6 +658,10 @@ class ToAst(Transformer):
     @v_args(meta=True)
     def alt_param(self, meta, c):
         return A.AltParam(self._span(meta), str(c[0]), c[1])
+
+    @v_args(meta=True)
+    def alt_param_optional(self, meta, c):
+        return A.AltParam(self._span(meta), str(c[0]), c[1], nobody=True)
 
     @v_args(meta=True)
     def alt_param_typed(self, meta, c):

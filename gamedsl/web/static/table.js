@@ -132,7 +132,8 @@ function drawBoard(msg) {
   const shows = view.shows || {};
   const root = $("board");
   root.replaceChildren();
-  let head = "Round " + view.round + (view.phase ? " — phase " + view.phase : "");
+  // the game's declared header (or its counter: "hand 3"), else the engine's round
+  let head = view.header || ("Round " + view.round + (view.phase ? " — phase " + view.phase : ""));
   root.append(el("div", {class: "roundline"}, head));
   const vars = Object.entries(view.vars || {});
   if (vars.length) {
