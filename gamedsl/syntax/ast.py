@@ -641,6 +641,7 @@ class ScoreDecl:
     span: Span
     var: Optional[str]
     expr: Expr
+    lowest: bool = False     # ``, lowest wins``
 
 
 @node
