@@ -43,7 +43,7 @@ class _Indenter(Indenter):
     tab_len = 4
 
 
-def _cache_entry(grammar: str) -> Optional[str]:
+def _cache_entry(grammar: str, start: str) -> Optional[str]:
     """Where the built parser is kept between runs: building it costs ~0.3 s of every
     `gamedsl check`. lark saves it as a pickle: so it is kept signed, in the private cache
     folder (gamedsl/syntax/cache_store.py), never with lark's own cache, which unpickles
@@ -52,24 +52,26 @@ def _cache_entry(grammar: str) -> Optional[str]:
     if folder is None:
         return None
     digest = hashlib.sha256(grammar.encode("utf-8")).hexdigest()[:16]
-    return os.path.join(folder, f"grammar-{digest}-lark-{lark.__version__}.cache")
+    return os.path.join(folder, f"grammar-{digest}-{start}-lark-{lark.__version__}.cache")
 
 
-_OPTIONS = dict(parser="lalr", start=["game_file", "scenario_file"], propagate_positions=True,
-                maybe_placeholders=False)
+_OPTIONS = dict(parser="lalr", propagate_positions=True, maybe_placeholders=False)
 
 
-@functools.lru_cache(maxsize=1)
-def _parser() -> Lark:
+# One parser per start rule: in a parser built for both, LALR merges the states of a game's
+# blocks with a scenario's, and the contextual lexer then reads a scenario's keyword (`play`)
+# where a game file means a name (an alternative named `play`).
+@functools.lru_cache(maxsize=2)
+def _parser(start: str) -> Lark:
     grammar = grammar_text()
-    entry = _cache_entry(grammar)
+    entry = _cache_entry(grammar, start)
     saved = cache_store.load(entry) if entry else None
     if isinstance(saved, bytes):
         try:
             return Lark.load(io.BytesIO(saved), postlex=_Indenter(), propagate_positions=True)
         except Exception:  # a parser saved by another lark: built again below
             pass
-    parser = Lark(grammar, postlex=_Indenter(), **_OPTIONS)
+    parser = Lark(grammar, postlex=_Indenter(), start=start, **_OPTIONS)
     if entry:
         out = io.BytesIO()
         parser.save(out, exclude_options=("postlex",))
@@ -345,7 +347,7 @@ def _parse(source: str, path: str, start: str) -> Tuple[Optional[object], List[D
                                  A.Span(path, deep, 1, deep, 2), "split the rule into procedures or functions")]
     text = source if source.endswith("\n") else source + "\n"
     try:
-        tree = _parser().parse(text, start=start)
+        tree = _parser(start).parse(text)
     except (UnexpectedInput, DedentError) as err:
         return None, [_syntax_diagnostic(err, source, path)]
     except RecursionError:
