@@ -184,13 +184,16 @@ class _Connection:
         kind, value = parse_target(str(target))
         if kind == "local":
             # Ctrl-C reaches every process of the terminal's group; it is this process's to
-            # handle (cancel, keep what finished), so the workers are started ignoring it.
+            # handle (cancel, keep what finished), so the workers are started ignoring it. A
+            # task's failure reaches this process as the task's error; what the workers would
+            # log besides (a heartbeat to a scheduler closing under Ctrl-C, with its traceback)
+            # is not the user's to read, so only a critical failure of theirs is shown.
             main = threading.current_thread() is threading.main_thread()
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
             try:
                 self.cluster = distributed.LocalCluster(
                     n_workers=value or os.cpu_count() or 1, threads_per_worker=1, processes=True,
-                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.ERROR)
+                    host="127.0.0.1", dashboard_address=None, silence_logs=logging.CRITICAL)
             finally:
                 if main:
                     signal.signal(signal.SIGINT, previous)
