@@ -42,7 +42,7 @@ def _grammar_words() -> set:
 KEYWORDS = tuple(sorted((set(_KNOWN_KEYWORDS) | _grammar_words()) - set(WORD_OPERATORS) - set(CONSTANTS),
                         key=lambda w: (-len(w), w)))
 # Names the engine gives every game (docs/language.md, "Built-in names").
-BUILTIN_NAMES = ("current", "players", "start_player", "player_count")
+BUILTIN_NAMES = ("current", "players", "start_player", "player_count", "in_round")
 
 
 class GameLexer(RegexLexer):
