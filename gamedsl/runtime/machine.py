@@ -52,6 +52,7 @@ class Machine:
         # seat, moves). Handed out once, so the caller owns the list.
         self._listed = None
         self._looks_of = None   # (catalogue, each component's look): see one_of_each
+        self._positions: dict = {}  # id(an alternative) -> (it, its component parameters' places)
         # Whether a `choose` lists all its moves when reached (kept for the listing that
         # nearly always follows), or only makes sure there is one: a search that scores the
         # state after each move and never lists there turns it off while it searches.
@@ -798,9 +799,6 @@ class Machine:
         positions = self._component_positions(alts)
         if not any(positions.values()):
             return moves
-        looks: dict = {}
-        look = self._look(state, seat, looks)
-
         def canon(value, seen):
             # a component as its look, numbered by first use within the move: (a, b) and (b, a)
             # of two copies are one move, (a, a) another
@@ -826,7 +824,12 @@ class Machine:
                         named_here.add(a)
                     else:
                         named_here.add(-1)  # (a list of components: looked at below)
-        if -1 not in named_here and len({look(c) for c in named_here}) == len(named_here):
+        alike = None if -1 in named_here else self._alike(state, named_here)
+        if alike == []:
+            return moves
+        looks: dict = {}
+        look = self._look(state, seat, looks)
+        if alike is not None and all(len({look(c) for c in group}) == len(group) for group in alike):
             return moves
         out, listed = [], set()
         for move in moves:
@@ -854,11 +857,19 @@ class Machine:
                 out.append(move)
         return out
 
-    @staticmethod
-    def _component_positions(alts) -> dict:
-        """Per listed alternative, the places of its parameters that are components."""
-        return {alt.name: frozenset(i for i, param in enumerate(alt.params) if param.kind == "component")
-                for alt in alts if alt.typed is None}
+    def _component_positions(self, alts) -> dict:
+        """Per listed alternative, the places of its parameters that are components (kept per
+        alternative: the program's, fixed)."""
+        known = self._positions
+        out = {}
+        for alt in alts:
+            if alt.typed is None:
+                got = known.get(id(alt))
+                if got is None or got[0] is not alt:
+                    got = known[id(alt)] = (alt, frozenset(
+                        i for i, param in enumerate(alt.params) if param.kind == "component"))
+                out[alt.name] = got[1]
+        return out
 
     def _look(self, state, seat: int, looks: dict):
         """A component's look as `seat` sees it (see one_of_each), remembered in `looks`."""
@@ -893,13 +904,22 @@ class Machine:
         if not any(positions.values()):
             return table
         looks: dict = {}
-        look = self._look(state, seat, looks)
+        made = []
+
+        def look(c):  # (the look of each component, worked out only if a block needs it)
+            if not made:
+                made.append(self._look(state, seat, looks))
+            return made[0](c)
         blocks, total, changed = [], 0, False
         for block in table.blocks:
             name, domains, listed = block
             comps = positions.get(name)
             if comps and domains is not None and len(comps) == 1:
                 (i,) = comps
+                if self._alike(state, domains[i]) == []:
+                    blocks.append(block)
+                    total += _size(domains)
+                    continue
                 if all(type(c) is int for c in domains[i]):
                     firsts, seen = [], set()
                     for c in domains[i]:
@@ -913,6 +933,11 @@ class Machine:
                     blocks.append(block)
                     total += _size(domains)
                     continue
+            if comps and domains is not None and all(type(c) is int for i in comps for c in domains[i]) \
+                    and self._alike(state, {c for i in comps for c in domains[i]}) == []:
+                blocks.append(block)  # (no two of its components alike: nothing to merge)
+                total += _size(domains)
+                continue
             if comps:
                 moves = Table(table.seat, [block], 0).moves() if domains is not None else listed
                 merged = self.one_of_each(state, seat, alts, moves)
@@ -924,6 +949,19 @@ class Machine:
             blocks.append(block)
             total += len(listed) if domains is None else _size(domains)
         return Table(table.seat, blocks, total) if changed else table
+
+    def _alike(self, state, comps):
+        """The groups of `comps` (components) alike in kind, attributes, faces and text, two or
+        more to a group: only those may merge, whatever their states and places, so those
+        are worked out for them alone; None when some item is not a component."""
+        statics = self._looks(self.catalogue(state))
+        n = len(statics)
+        groups: dict = {}
+        for c in comps:
+            if type(c) is not int or not 0 <= c < n:
+                return None
+            groups.setdefault(statics[c], []).append(c)
+        return [g for g in groups.values() if len(g) > 1]
 
     def _looks(self, cat) -> list:
         """Per component, a number shared by the components alike in kind, attributes, faces

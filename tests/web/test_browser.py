@@ -7,6 +7,7 @@ version of the table it shows and whether it is that seat's move)."""
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
@@ -184,5 +185,25 @@ def test_the_clock_counts_down_and_time_runs_out(browser, serve_table):
         s.status(version=1)  # the server ran the clock out and moved on (the clock started with the page)
         assert "time ran out" in s.page.inner_text("#log")
         assert served.table.moves[0][0]["alt"] == served.table.game.timeout_move(served.table.state, first)["alt"]
+    finally:
+        s.close()
+
+
+def test_a_player_out_of_the_round_is_marked(browser, serve_table):
+    served = serve_table("examples/knockout.game", ["human", "human", "human"], seed=2)
+    game, state = served.table.game, served.table.state
+    rng = random.Random(2)
+    while not state["flow"].get("out") and not game.is_over(state):
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    assert state["flow"]["out"] and not game.is_over(state)
+    served.table.state = state
+    out = state["flow"]["out"][0]
+    s = Seat(browser, served.urls()["P1"])
+    try:
+        s.page.wait_for_selector(".player")
+        marked = s.page.locator(".player.out")
+        assert marked.count() == len(state["flow"]["out"])
+        assert "out of the round" in s.page.locator(f'.player[data-seat="{out}"] h2').inner_text()
+        assert s.page.locator(".player:not(.out)").count() == 3 - len(state["flow"]["out"])
     finally:
         s.close()

@@ -150,7 +150,10 @@ function drawBoard(msg) {
     const panel = el("div", {class: "player", "data-seat": String(s)});
     if (s === view.seat) panel.classList.add("you");
     if ((msg.waiting_for || []).includes(s)) panel.classList.add("waiting");
-    panel.append(el("h2", {}, label(s) + (s === view.seat ? " (you)" : kind !== "human" ? " (" + kind + ")" : "")));
+    const out = (view.out || []).includes(s) && !view.over;
+    if (out) panel.classList.add("out");
+    panel.append(el("h2", {}, label(s) + (s === view.seat ? " (you)" : kind !== "human" ? " (" + kind + ")" : "")
+                                + (out ? " — out of the round" : "")));
     const facts = el("dl", {});
     for (const [name, values] of Object.entries(columns)) {
       facts.append(el("dt", {}, name), el("dd", {}, write(values[s], varKind(name), shows)));
