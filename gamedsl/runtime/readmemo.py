@@ -154,6 +154,10 @@ class ScoreMemo:
     def score(self, state: dict, seat: int, evaluate) -> object:
         """`evaluate(state_to_read)` for `seat`, from the memo when the parts it read before
         hold the same values in `state`; else evaluated through a recorder and kept."""
+        if self.misses >= GIVE_UP_AFTER and self.hits * 2 < self.misses:
+            # (a score that reads most of the state rarely meets the same values again: its
+            # recording costs more than the evaluations it saves, so it is evaluated as always)
+            return evaluate(state)
         found = self.get(state, seat)
         if found is not None:
             return found
@@ -171,6 +175,8 @@ class ScoreMemo:
 
 
 _NONE = object()
+# a memo that has found fewer than one kept score in three states by then stops keeping
+GIVE_UP_AFTER = 8
 
 
 def new_memo(program) -> Optional[ScoreMemo]:
