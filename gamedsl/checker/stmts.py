@@ -193,13 +193,7 @@ def _call_stmt(s: A.CallStmt, env: Env, loops):
 def _move(s: A.Move, env: Env, loops):
     what = infer(s.what, env)
     zone = expect_zone(s.dest, env, "where 'move' puts things")
-    kinds = T.kinds_of(what)
-    if kinds is None:
-        item = T.item_type(what)
-        kinds = T.kinds_of(item) if item is not None else None
-        if T.unwrap(what) != T.ANY and (item is None or (kinds is None and item != T.ANY)):
-            env.report(Diagnostic("E201", f"'move' moves a component or a list of them, not "
-                                  f"{T.render(what)}", s.what.span))
+    kinds = _component_kinds(what, env, s.what.span, "'move' moves a component or a list of them")
     if isinstance(zone, T.Zone):
         check_holds(env, zone, kinds, s.what.span)
         if s.place == "cell" and not zone.grid:
@@ -295,15 +289,21 @@ def _say(s: A.Say, env: Env, loops):
         expect_type(s.to, env, T.PLAYER, "whom 'say ... to' tells")
 
 
-def _show(s: A.Show, env: Env, loops):
-    what = infer(s.what, env)
+def _component_kinds(what, env: Env, span, says: str):
+    """The kinds of a component, or of a list's or zone's items (None if unknown); E201,
+    after `says`, for a value that holds no components."""
     kinds = T.kinds_of(what)
     if kinds is None:
         item = T.item_type(what)
         kinds = T.kinds_of(item) if item is not None else None
         if T.unwrap(what) != T.ANY and (item is None or (kinds is None and item != T.ANY)):
-            env.report(Diagnostic("E201", f"'show' shows a component, a list of them or a zone, not "
-                                  f"{T.render(what)}", s.what.span))
+            env.report(Diagnostic("E201", f"{says}, not {T.render(what)}", span))
+    return kinds
+
+
+def _show(s: A.Show, env: Env, loops):
+    what = infer(s.what, env)
+    kinds = _component_kinds(what, env, s.what.span, "'show' shows a component, a list of them or a zone")
     expect_type(s.to, env, T.PLAYER, "whom 'show ... to' lets look")
 
 

@@ -143,12 +143,7 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
     if not proven:
         lines += [f"if K[c] not in kk{sid}:",
                   f"    raise RuleError('E504', f\"zone '{{zn{sid}}}' does not hold a {{K[c]}}\", s{sid}.span)"]
-    if info.per_player:
-        lines += ["if not (isinstance(o, int) and 0 <= o < state['n']):",
-                  f"    raise RuleError('E504', \"a player's zone needs a player\", s{sid}.span)",
-                  "z = zl[o]"]
-    else:
-        lines.append("z = zl")
+    lines += _owned(sid, info.per_player, "z", "zl", "o")
     if info.capacity is not None:
         cap = int(info.capacity)
         lines += [f"if len(z) >= {cap} and c not in z:",
@@ -195,6 +190,15 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
 
 # the state's list of what the last move moved (none in a state saved before it was kept)
 _MOVED = "mv = state.get('moved'); seen = None if mv is None else m.moved_seen(mv)"
+
+
+def _owned(sid: int, per_player: bool, name: str, zones: str, owner: str) -> List[str]:
+    """`name` = the zone `zones` (a player's, `owner`'s: checked to be a player, as `_put` does)."""
+    if not per_player:
+        return [f"{name} = {zones}"]
+    return [f"if not (isinstance({owner}, int) and 0 <= {owner} < state['n']):",
+            f"    raise RuleError('E504', \"a player's zone needs a player\", s{sid}.span)",
+            f"{name} = {zones}[{owner}]"]
 
 
 def _zone_consts(sid: int) -> List[str]:
@@ -246,12 +250,7 @@ def _draw(st, src, dst, consts: List[str]) -> List[str]:
              "W = state['where']", _MOVED, "K = ctx.cat.kind",
              "for _ in range(max(0, int(min(n, MAX + 1)))):",
              f"    if m.count_drawn() > MAX: m.drew_too_many(s{sid}.span)"]
-    if src.per_player:
-        lines += ["    if not (isinstance(so, int) and 0 <= so < state['n']):",
-                  f"        raise RuleError('E504', \"a player's zone needs a player\", s{sid}.span)",
-                  "    pile = sl[so]"]
-    else:
-        lines.append("    pile = sl")
+    lines += ["    " + line for line in _owned(sid, src.per_player, "pile", "sl", "so")]
     if src.refill:
         lines.append(f"    if not pile: pile = m.refill(state, ctx, s{sid}.span, src)")
     lines += ["    if not pile: break", "    c = pile[0]"]
