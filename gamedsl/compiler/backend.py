@@ -49,26 +49,34 @@ _PROLOGUE = [
 ]
 
 
-def generate_block(program, bid: int) -> str:
+def generate_block(program, bid: int, observed: bool = False) -> str:
     """The Python source of `make(m, S, F)`, returning the function of block `bid` of
     `program` (m: the machine running it; S: the program's statement records; F: the list of
-    every block's function, for direct calls)."""
+    every block's function, for direct calls). `observed`: the function tells the machine's
+    observer of every statement it runs, as the interpreter's run loop does, and leaves the
+    effects that tell it more (a component moved) to the interpreter's handlers."""
     consts: List[str] = []
-    body = _block(bid, program.blocks[bid], consts, program)
+    body = _block(bid, program.blocks[bid], consts, program, observed)
     lines = ["def make(m, S, F):"] + _PROLOGUE
+    if observed:
+        lines.append("    told = m.observer.statement")
     lines += ["    " + line for line in consts]
     lines += ["    " + line for line in body]
     lines.append(f"    return b{bid}")
     return "\n".join(lines) + "\n"
 
 
-def generate(program) -> str:
+def generate(program, observed: bool = False) -> str:
     """The source of every block, one after another (for reading and tests)."""
     assert _numbered(program)
-    return "\n".join(generate_block(program, b) for b in range(len(program.blocks)))
+    return "\n".join(generate_block(program, b, observed) for b in range(len(program.blocks)))
 
 
-def _block(bid: int, block: tuple, consts: List[str], program) -> List[str]:
+# what an observer is told of besides the statement: left to the handlers while one looks
+_TELLING = (P.MoveStmt, P.DrawStmt)
+
+
+def _block(bid: int, block: tuple, consts: List[str], program, observed: bool = False) -> List[str]:
     lines = [f"def b{bid}(state, frame, stack, ctx, steps):"]
     if not block:
         lines += ["    stack.pop()", "    return steps"]
@@ -77,13 +85,18 @@ def _block(bid: int, block: tuple, consts: List[str], program) -> List[str]:
     for k, st in enumerate(block):
         sid = st.sid
         consts.append(f"s{sid} = S[{sid}]")
-        body = _stmt(st, consts, program)
+        if observed and isinstance(st, _TELLING):
+            body = _handled(st, consts)
+        else:
+            body = _stmt(st, consts, program)
         if body[:1] == [_RESET]:
             body = body[1:]  # (_ACCOUNT has just reset them)
         lines.append(f"    if i <= {k}:")
         lines.append(f"        frame['i'] = {k + 1}")
         lines.append("        steps += 1")
         lines.append(f"        if steps + m.run_work // WPS > MAX: runaway(state, s{sid})")
+        if observed:
+            lines.append(f"        told({sid})")
         lines.append("        " + _ACCOUNT)
         lines.extend("        " + line for line in body)
     lines += ["    stack.pop()", "    return steps"]
@@ -138,7 +151,7 @@ def _handled(st, consts) -> List[str]:
 def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
     """The interpreter's _put of component `c` into zone `zn{sid}` (owner `o`, its list of
     every owner `zl`) when that zone is a list (kept sorted or not): the same checks in the same order and
-    the same work (an observer is never told here: while one looks, the handlers run)."""
+    the same work (an observer is never told here: while one looks, the handlers run it)."""
     lines = ["ctx.work += 1", f"if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)"]
     if not proven:
         lines += [f"if K[c] not in kk{sid}:",
@@ -370,19 +383,20 @@ def _stmt(st, consts: List[str], program) -> List[str]:
 
 
 def factory(program):
-    """`make(m)`: the functions of `program`'s blocks for machine `m`, each compiled from its
-    generated source the first time it runs (compile() costs 1-15 ms a game when done all at
-    once: a game that never reaches a block never pays for it)."""
+    """`make(m, observed=False)`: the functions of `program`'s blocks for machine `m` (telling
+    its observer of what they do, if `observed`), each compiled from its generated source the
+    first time it runs (compile() costs 1-15 ms a game when done all at once: a game that never
+    reaches a block never pays for it)."""
     assert _numbered(program)
     stmts = program.stmts
 
-    def make(m):
+    def make(m, observed: bool = False):
         fns: list = []
 
         def lazy(bid):
             def first_run(state, frame, stack, ctx, steps):
                 namespace: dict = {}
-                code = compile(generate_block(program, bid), f"<gamedsl block {bid}>", "exec")
+                code = compile(generate_block(program, bid, observed), f"<gamedsl block {bid}>", "exec")
                 exec(code, namespace)  # noqa: S102 - our own source: numbers and our names only
                 fn = fns[bid] = namespace["make"](m, stmts, fns)
                 return fn(state, frame, stack, ctx, steps)

@@ -28,7 +28,8 @@ class CompiledMachine(Machine):
     def __init__(self, program, make, max_steps: int = DEFAULT_MAX_STEPS, listing=None, copier=None):
         super().__init__(program, max_steps=max_steps)
         self.make = make
-        self.fns = make(self)
+        self.fns = self.plain_fns = make(self)
+        self.watched = None  # (an observer, the functions telling it)
         # each choice's generated listing (gamedsl.compiler.listing), by statement; the
         # game's copier of states (gamedsl.compiler.copier)
         if listing is not None:
@@ -37,10 +38,16 @@ class CompiledMachine(Machine):
             self.clone = copier
 
     def observe(self, observer) -> None:
-        """An observer is told of every statement: while one looks, the statements run
-        through the interpreter's handlers (generated code runs them past those)."""
+        """While an observer looks, the blocks run as functions generated to tell it of
+        every statement (kept for that observer, as a simulation looks only at the moves
+        played and not at its bots' searches, and so switches it on and off at every move)."""
         super().observe(observer)
-        self.fns = self.make(self) if observer is None else None
+        if observer is None:
+            self.fns = self.plain_fns
+            return
+        if self.watched is None or self.watched[0] is not observer:
+            self.watched = (observer, self.make(self, observed=True))
+        self.fns = self.watched[1]
 
     def run(self, state: dict, stop_depth: Optional[int] = None) -> None:
         fns = self.fns

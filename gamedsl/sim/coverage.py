@@ -3,7 +3,8 @@
 `Coverage(game)` observes one loaded game (`Game.observe`): the statements run, the phases
 entered, the alternatives taken, the components moved and the rows of keyed tables looked
 up, counted into plain dicts kept outside the game state. A simulation worker makes one per
-process; ordinary play has no observer.
+process and looks away while a bot decides, so a search's tries are not counted as what the
+games did; ordinary play has no observer.
 
 `counts()` is plain data (merged across workers with `merge`); `never_fired(game, counts)`
 lists what never happened in a whole run, for the designer's report.
@@ -12,6 +13,7 @@ lists what never happened in a whole run, for the designer's report.
 from __future__ import annotations
 
 from collections import Counter
+from contextlib import contextmanager
 from typing import Dict
 
 from gamedsl.runtime.observer import Observer
@@ -29,6 +31,15 @@ class Coverage(Observer):
         self.comps: Counter = Counter()   # component id -> times moved during play or chosen
         self.rows: Counter = Counter()    # "table:row index" -> times looked up
         game.observe(self)
+
+    @contextmanager
+    def looking_away(self):
+        """Count nothing while this runs (a bot searching on copies of the game's state)."""
+        self.game.observe(None)
+        try:
+            yield
+        finally:
+            self.game.observe(self)
 
     def statement(self, sid: int) -> None:
         self.stmts[sid] += 1

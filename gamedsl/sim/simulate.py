@@ -20,6 +20,7 @@ import os
 import signal
 import threading
 import time
+from contextlib import nullcontext
 from typing import Callable, Iterable, List, Optional
 
 import attrs
@@ -67,8 +68,11 @@ def seats_for(spec: SimSpec, index: int) -> List[str]:
 SIDE_KEYS = ("cooperative", "outcome", "shared_score", "teams", "team_scores")
 
 
-def play_one(game, spec: SimSpec, index: int) -> dict:
-    """Play game `index` of a run to its end and describe it as one plain record."""
+def play_one(game, spec: SimSpec, index: int, coverage: Optional[Coverage] = None) -> dict:
+    """Play game `index` of a run to its end and describe it as one plain record. `coverage`
+    (observing `game`) counts what the game's own moves run, not what its bots try while they
+    search, nor a bot's making."""
+    looking_away = coverage.looking_away if coverage is not None else nullcontext
     seed = spec.seed + index
     seats = seats_for(spec, index)
     record = {"game": index, "seed": seed, "seats": seats, "scores": None, "ranks": None, "winners": [],
@@ -77,14 +81,16 @@ def play_one(game, spec: SimSpec, index: int) -> dict:
     bots = []
     state = None
     try:
-        bots = [make_bot(s, game, i, seed, spec.key) for i, s in enumerate(seats)]
+        with looking_away():
+            bots = [make_bot(s, game, i, seed, spec.key) for i, s in enumerate(seats)]
         state = game.new_game(len(seats), seed, spec.options, spec.max_turns, key=spec.key)
         moves = 0
         while not game.is_over(state):
             waiting = game.waiting_for(state)
             if not waiting:
                 raise RuleError("E503", "the rules wait for no player but the game is not over")
-            move = _choose(bots, waiting[0], state)
+            with looking_away():
+                move = _choose(bots, waiting[0], state)
             if isinstance(bots[waiting[0]], ExternalBot):
                 state = game.apply(state, move)  # (another program's answer: checked, on a copy)
             else:
@@ -143,7 +149,7 @@ def _init_worker(spec: SimSpec, game=None, pool: bool = False) -> None:
 def _work(index: int):
     cov = _WORKER["coverage"]
     cov.reset()
-    record = play_one(_WORKER["game"], _WORKER["spec"], index)
+    record = play_one(_WORKER["game"], _WORKER["spec"], index, cov)
     return record, cov.counts()
 
 
@@ -161,7 +167,7 @@ def _play_chunk(bundle, spec: SimSpec, start: int, stop: int):
     began = time.perf_counter()
     for index in range(start, stop):
         cov.reset()
-        records.append(dask_cluster.as_shown(play_one(game, spec, index), bundle))
+        records.append(dask_cluster.as_shown(play_one(game, spec, index, cov), bundle))
         merge(counts, cov.counts())
     return records, counts, time.perf_counter() - began  # the time sizes the next chunks
 

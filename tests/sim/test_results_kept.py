@@ -88,10 +88,10 @@ def test_an_earlier_runs_files_are_cleared_and_named(tmp_path, capsys):
 def test_ctrl_c_keeps_the_games_finished_and_marks_the_run_partial(tmp_path, capsys, monkeypatch):
     play_one = simulate.play_one
 
-    def interrupted_at_game_5(game, spec, index):
+    def interrupted_at_game_5(game, spec, index, coverage=None):
         if index == 5:
             raise KeyboardInterrupt
-        return play_one(game, spec, index)
+        return play_one(game, spec, index, coverage)
 
     monkeypatch.setattr(simulate, "play_one", interrupted_at_game_5)
     out = tmp_path / "sim"
