@@ -244,6 +244,18 @@ class _Typed:
                 f'say replace(text({self.num(d, local)}), "1", "{r.choice(UNICODE_TEXTS)}")',
                 "pass",
                 "end game",
+                # zone families, capacities, positions, showing, rounds
+                f"move first(pile, {r.choice(['1', '2', 'opt'])}) to stack[{r.choice(['red', 'green', 'blue'])}]",
+                f"move first(deck, 1) to row[{r.choice(['1', 'player_count', 'min([player_count, opt])', self.num(d, local)])}]",
+                f"move first(deck, 1) to deck at {r.choice(['1', '2', self.num(d, local)])} from {r.choice(['top', 'bottom'])}",
+                f"move first(current.hand, 1) to pile at {r.choice(['1', 'len(pile)', 'len(pile) + 1'])}",
+                f"move first(current.hand, 1) to {r.choice(['current', 'left_of(current)'])}.kept",
+                f"show {r.choice(['first(current.hand, 1)', 'pile', 'top(deck, 1)', 'current.kept'])} to "
+                f"{r.choice(['current', 'left_of(current)'])}",
+                r.choice(["leave round", "leave round left_of(current)", "end round"]),
+                f"counter = len(in_round) + len(last([c.value for c in pile], {self.num(d, local)}))",
+                f"counter = sum([len(stack[h]) for h in colour]) + len(row) + sum(1..{r.choice(['3', 'opt'])})",
+                f"flag = full(stack[{r.choice(['red', 'green', 'blue'])}]) or {self.cond(d, local)}",
             ])]
         if k < 0.5:
             return [f"{pad}if {self.cond(d, local)}:"] + self.stmts(ind + 1, d + 1, local) + (
@@ -259,6 +271,12 @@ class _Typed:
                     f"{pad}  counter += {r.choice(['1', '2', self.num(d, local)])}"] + self.stmts(ind + 1, d + 1, local)
         if k < 0.88:
             return [f"{pad}let v{d} = {self.num(d, local)}", f"{pad}counter += v{d}"]
+        if k < 0.91:
+            return [f"{pad}for c{d} in first(pile, {r.choice(['1', '3', 'opt'])}):",
+                    f"{pad}  if not full(stack[c{d}.hue]):", f"{pad}    move c{d} to stack[c{d}.hue]"] + (
+                self.stmts(ind + 1, d + 1, f"c{d}") if rng() < 0.5 else [])
+        if k < 0.93:
+            return [f"{pad}for h{d} in {r.choice(['colour', 'row', '1..opt'])}:"] + self.stmts(ind + 1, d + 1, local)
         return self.choose(ind, d, local)
 
     def choose(self, ind: int, d: int, local: str) -> List[str]:
@@ -269,6 +287,9 @@ class _Typed:
         if r.random() < 0.5:
             out += [f'{pad}  take(n{d} in range(1, {r.choice(["3", "opt", "len(deck)", self.num(d + 1)])})) "take {{n{d}}}" '
                     f"if {self.cond(d + 1)}:", f"{pad}    counter += n{d}"]
+        if r.random() < 0.3:
+            out += [f'{pad}  aim(q{d} in [w for w in others(current) if {self.cond(d + 1, "w")}] or nobody) "aim at {{q{d}}}":',
+                    f"{pad}    if q{d} != none:", f"{pad}      q{d}.points += 1"]
         out += [f'{pad}  rest "{r.choice(["rest", "pass", "ねる"])}":']
         out += self.stmts(ind + 2, d + 1, local, n=1)
         return out
@@ -294,6 +315,9 @@ class _Typed:
             "zone deck of card: hidden" + r.choice(["", ", refill from pile"]),
             "zone pile of card: public",
             "player zone hand of card: owner" + r.choice(["", ", sorted by value"]),
+            f"zone stack[colour] of card: public, capacity {r.choice(['1', '3', '6'])}",
+            f"zone row[1..player_count{r.choice(['', ' + 1'])}] of card: {r.choice(['public', 'hidden'])}",
+            "player zone kept of card: " + r.choice(["others", "owner", "public"]),
             "var counter: number = 0",
             "var flag: bool = false",
             "player var points: number = 0",
