@@ -15,7 +15,7 @@ from gamedsl.syntax import ast as A
 from gamedsl.checker import types as T
 from gamedsl.errors import RuleError
 from gamedsl.compiler.closures import ExprCompiler
-from gamedsl.compiler.kinds import enum_order, value_kind
+from gamedsl.compiler.kinds import enum_order, kind_of_type, value_kind
 from gamedsl.runtime import program as P
 from gamedsl.runtime.info import OptionInfo
 from gamedsl.language import MAX_FAMILY
@@ -55,6 +55,13 @@ class Statements:
         self.stmts: List[P.Stmt] = []
         self.block_base, self.stmt_base = block_base, stmt_base
         self.leaving = False   # a `leave round` was compiled
+        # the local names that may hold a component (or a list of them): a choice tells those
+        # it names apart from their look-alikes, as the rules can
+        self.component_locals: set = set()
+
+    def _may_name_components(self, name: str, kind: Optional[str]) -> None:
+        if kind == "component":
+            self.component_locals.add(name)
 
     # statements -------------------------------------------------------
     def block(self, body: tuple, scope: set) -> int:
@@ -77,6 +84,7 @@ class Statements:
         if isinstance(s, A.Let):
             value = ex.expr(s.value, scope)
             scope.add(s.name)
+            self._may_name_components(s.name, kind_of_type(self.d.types.get(s.value)))
             return add(P.LetStmt, s.span, name=s.name, value=value)
         if isinstance(s, A.Assign):
             value = ex.expr(s.value, scope)
@@ -124,6 +132,7 @@ class Statements:
         if isinstance(s, A.For):
             iterable = ex.expr(s.iterable, scope)
             scope.add(s.var)
+            self._may_name_components(s.var, kind_of_type(self.d.types.get(s.iterable)))
             return add(P.ForStmt, s.span, var=s.var, items=iterable, body=self.block(s.body, scope))
         if isinstance(s, A.While):
             return add(P.WhileStmt, s.span, cond=ex.expr(s.cond, scope), body=self.block(s.body, scope))
@@ -159,6 +168,7 @@ class Statements:
                 if p.domain is None:  # typed by a person: no list of values
                     kind = _type_kind(p.type, self.d)
                     params.append(Param(p.name, None, kind))
+                    self._may_name_components(p.name, kind)
                     local_kinds[p.name] = kind
                     scope.add(p.name)
                     continue
@@ -167,6 +177,7 @@ class Statements:
                     domain = _or_nobody(domain)
                 kind = value_kind(p.domain, self.d, local_kinds)
                 local_kinds[p.name] = kind
+                self._may_name_components(p.name, kind)
                 params.append(Param(p.name, domain, kind, nobody=p.nobody))
                 scope.add(p.name)
             pure = lambda e: self.ex.expr(e, scope, pure=True) if e is not None else None  # noqa: E731
@@ -278,6 +289,8 @@ class Compiler(Statements):
         self.procs = procs
         for p in by_type.get(A.ProcDecl, []):
             names = [x.name for x in p.params]
+            for x in p.params:
+                self._may_name_components(x.name, _type_kind(x.type, self.d))
             procs[p.name] = (names, self.block(p.body, set(names)))
 
         setup = one(A.SetupDecl)
@@ -335,6 +348,7 @@ class Compiler(Statements):
             setup=setup_block, phases=phases,
             score=(score.var, self.ex.expr(score.expr, {score.var})) if score else None,
             lowest_wins=bool(score and score.lowest), leaving=self.leaving,
+            component_locals=frozenset(self.component_locals),
             counter=next((v.name for v in var_decls if any(f.name == "counter" for f in v.flags)), None),
             heuristic=(heuristic.var, self.ex.expr(heuristic.expr, {heuristic.var})) if heuristic else None,
             cooperative=one(A.CooperativeDecl) is not None,

@@ -977,7 +977,8 @@ class Machine:
         return looks
 
     def _named_components(self, state) -> set:
-        """The components the game's variables name now (a var of a component or a list of them)."""
+        """The components the game's variables name now (a var of a component or a list of
+        them), and the local names of the rules under way that may hold one."""
         out: set = set()
 
         def add(v):
@@ -992,6 +993,12 @@ class Machine:
         for var in self.p.player_vars:
             if var.kind == "component":
                 add(state["pvars"][var.name])
+        local = self.p.component_locals
+        if local:
+            for frame in state["stack"]:
+                if frame["k"] == "act":
+                    for name in local.intersection(frame["env"]):
+                        add(frame["env"][name])
         return out
 
     def listing(self, state, seat: int):

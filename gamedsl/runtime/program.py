@@ -447,6 +447,7 @@ class Program:
     lowest_wins: bool = False                           # `score of p: ..., lowest wins`
     leaving: bool = False   # the rules say `leave round`: a round lasts until everyone has left it
     counter: Optional[str] = None                       # the `var ..., counter` the header shows
+    component_locals: frozenset = frozenset()           # local names that may hold components
     _catalogues: dict = attrs.Factory(dict)
     _last_catalogue: Optional[tuple] = None
 

@@ -149,6 +149,39 @@ def test_copies_a_state_or_a_variable_tells_apart_are_two_moves(tmp_path, backen
     assert texts(g, named).count("play green") == 2
 
 
+MARKED = """game "marked"
+players 2
+kind card:
+  copies 3
+  show "card"
+zone deck of card: public
+player zone hand of card: public
+player var points: number = 0
+setup:
+  move card to deck
+  draw 3 from deck to first(players).hand
+turn:
+  let marked = last(current.hand)
+  choose by current:
+    play(c in current.hand) "play {c}":
+      if c == marked:
+        current.points += 5
+      move c to deck
+  end game
+score of p: p.points
+"""
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_a_copy_a_local_name_holds_is_a_move_of_its_own(tmp_path, backend):
+    # the rules tell the marked card from its look-alikes: so does the list of moves
+    g = game_from(MARKED, tmp_path, backend)
+    s = g.new_game(2, seed=1)
+    moves = g.legal_moves(s)
+    assert [m["args"] for m in moves] == [[0], [2]]
+    assert g.results(g.apply(s, moves[1]))["scores"] == [5, 0]
+
+
 HIDDEN = """game "blind"
 players 2
 table cards:
