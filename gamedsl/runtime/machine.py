@@ -1137,7 +1137,7 @@ class Machine:
         params, guard, name, env = alt.params, alt.guard, alt.name, ctx.env
         many = len(params) > 1
         one = params[0].name if len(params) == 1 else None
-        text = one is not None and alt.typed == ["text"]
+        checks = [self._typed_check(t) for t in alt.typed]
         seen = set()
         for v in values:
             args = list(v) if many and isinstance(v, list) else [v]
@@ -1149,7 +1149,7 @@ class Machine:
                 key = tuple(args)
             else:
                 key = (WRITTEN_KEY, repr(args))
-            if key in seen or not (text and type(v) is str or self._typed_ok(alt, args)):
+            if key in seen or not _passes(checks, args):
                 continue
             seen.add(key)
             if one is not None:
@@ -1170,17 +1170,21 @@ class Machine:
         return all(self._typed_value_ok(t, v) for t, v in zip(alt.typed, args))
 
     def _typed_value_ok(self, t: str, v) -> bool:
+        return self._typed_check(t)(v)
+
+    def _typed_check(self, t: str):
+        """Whether a value is of typed parameter type `t`, as a function of the value."""
         if t == "text":
-            return isinstance(v, str)
+            return _is_text
         if t == "number":
-            return is_number(v)
+            return is_number
         if t == "cell":
-            return is_cell(v)
+            return is_cell
         if t == "list of text":
-            return isinstance(v, list) and all(isinstance(x, str) for x in v)
+            return _is_texts
         if t in self.p.decls.enums:
-            return v in self.p.decls.enums[t]
-        return True
+            return self.p.decls.enums[t].__contains__
+        return _anything
 
     def is_listed(self, state: dict, move: dict) -> bool:
         """Whether `move` (of an alternative without typed parameters) is among
@@ -1347,6 +1351,28 @@ class Machine:
                     ctx.env = cat.attrs[cid]
                     values[cid] = init(ctx)
         return state
+
+
+def _is_text(v) -> bool:
+    return isinstance(v, str)
+
+
+def _is_texts(v) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _anything(v) -> bool:
+    return True
+
+
+def _passes(checks: list, args: list) -> bool:
+    """Whether each of `args` passes its check (as many of each)."""
+    if len(args) != len(checks):
+        return False
+    for check, v in zip(checks, args):
+        if not check(v):
+            return False
+    return True
 
 
 def _first_value(var, ctx):

@@ -248,7 +248,11 @@ class WordList:
 
     def read_through(self, line: Sequence, placed: Iterable[int], n: int, both_ways: bool) -> set:
         """The readings as a set, unsorted (for a caller that only wants their words)."""
-        cells = [self._cell(c) for c in line]
+        known = self._cells
+        try:
+            cells = [known[c] for c in line]
+        except (KeyError, TypeError):  # (a letter not met yet, or no letter)
+            cells = [self._cell(c) for c in line]
         size = len(cells)
         marks = sorted({int(p) for p in placed if 0 <= p < size})
         found: set = set()
@@ -262,21 +266,19 @@ class WordList:
     def _read_line(self, cells, marks, n, backwards, found) -> None:
         size = len(cells)
         root = self.trie
-        # first[s]: the first placed index at or after s; a word read from s must reach it
-        first, k = [size] * size, len(marks) - 1
-        for s in range(size - 1, -1, -1):
-            while k >= 0 and marks[k] >= s:
-                k -= 1
-            first[s] = marks[k + 1] if k + 1 < len(marks) else size
         last = size - 1
         add = found.add
-        for s in range(min(marks[-1] + 1, size)):
-            need = first[s]  # the first cell a word from s may end on
+        k = 0
+        for s in range(marks[-1] + 1):
+            # the first cell a word from s may end on: the first placed one from s on, and n long
+            while marks[k] < s:
+                k += 1
+            need = marks[k]
             if need < s + n - 1:
                 need = s + n - 1
-            node, e = root, s
+            node = root
             # One node while no wild is read (the hot loop); a None cell is no key: the walk ends.
-            while e < size:
+            for e in range(s, size):
                 c = cells[e]
                 if c is _WILD:
                     self._read_wild(cells, s, e, need, [node], backwards, found)
@@ -289,7 +291,6 @@ class WordList:
                     if ws:
                         for w in ws:
                             add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
-                e += 1
 
     def _read_wild(self, cells, s, e, need, nodes, backwards, found) -> None:
         """The rest of a walk from s that meets a wild mark at e: several nodes at once."""
