@@ -28,7 +28,7 @@ MAX_LIST_BYTES = 16 * 1024 * 1024   # a list's file, and its text after decompre
 # list makes ~560,000. Far more would fill the memory (a dict a node).
 MAX_TRIE_NODES = 1_200_000
 MAX_FORMABLE_SETS = 200_000          # sub-multisets tried by one formable() call
-MAX_WILD_STEPS = 50_000              # remembered steps over a wild mark, per list
+MAX_WILD_STEPS = 50_000              # remembered steps over a wild mark (and after it), per list
 MAX_FOLDED = 100_000                 # remembered folded texts, per list
 MAX_FORMED = 10_000                  # remembered answers of formable, per list
 
@@ -108,6 +108,7 @@ class WordList:
         self._formed: Dict[tuple, List[str]] = {}  # (letters, doubles) -> formable(...) (memo)
         self._folded: Dict[str, str] = {}  # a text -> fold(text) (memo: a search folds the same words again)
         self._wild_steps: Dict[tuple, list] = {}  # see _below
+        self._steps: Dict[tuple, tuple] = {}  # see _then
         # a match letter (folded) -> the letters it matches: itself and its set, folded
         self._expands: Dict[str, tuple] = {}
         for letter, letters in folding.matches:
@@ -296,31 +297,50 @@ class WordList:
         """The rest of a walk from s that meets a wild mark at e: several nodes at once."""
         size = len(cells)
         last = size - 1
-        below = self._below
+        then = self._then
         while e < size:
             c = cells[e]
             if c is _WILD:
                 after = cells[e + 1] if e + 1 < size else None
                 if e >= need:  # words ending on the wild mark
-                    for nd in nodes:
-                        for w in below(nd, _END):
-                            found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
+                    for w in then(nodes, _WILD, _END):
+                        found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
                 if after is None:
                     return
-                # the wild mark and the letter after it in one step, remembered per node
-                nodes = [x for nd in nodes for x in below(nd, after)]
+                # the wild mark and the letter after it in one step
+                nodes = then(nodes, _WILD, after)
                 e += 1
             else:
-                nodes = [child for nd in nodes if (child := nd.get(c)) is not None]
+                nodes = then(nodes, c)
             if not nodes:
                 return
             if e >= need:
-                for nd in nodes:
-                    ws = nd.get(_END)
-                    if ws:
-                        for w in ws:
-                            found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
+                for w in then(nodes, _END):
+                    found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
             e += 1
+
+    def _then(self, nodes: list, *step) -> list:
+        """From the trie nodes `nodes`: (c) the nodes a letter leads to; (_END) the words
+        ending there; (_WILD, c) as _below. Remembered for the lists it makes, which walks
+        over wild marks meet again and again (a list is never changed once made, and is kept
+        alive with its answers, so its id names it)."""
+        if len(nodes) == 1 and step[0] is _WILD:
+            return self._below(nodes[0], step[1])
+        key = (id(nodes), *step)
+        known = self._steps.get(key)
+        if known is not None:
+            return known[1]
+        if step[0] is _WILD:
+            out = [x for nd in nodes for x in self._below(nd, step[1])]
+        elif step[0] is _END:
+            out = [w for nd in nodes for w in nd.get(_END, ())]
+        else:
+            c = step[0]
+            out = [child for nd in nodes if (child := nd.get(c)) is not None]
+        if len(self._steps) >= MAX_WILD_STEPS:
+            self._steps.clear()
+        self._steps[key] = (nodes, out)
+        return out
 
     def _below(self, node: dict, c) -> list:
         """One wild letter below `node`, then `c`: the nodes reached for a letter (every child
