@@ -53,6 +53,9 @@ def _num_op(f, symbol):
 
 
 def _add(a, b, span):
+    t = type(a)
+    if (t is list or t is str) and type(b) is t and len(a) + len(b) <= MAX_LENGTH:
+        return a + b  # (the common case of the test below)
     if is_number(a) and is_number(b):
         return bounded(a + b, span)
     if isinstance(a, str) and isinstance(b, str) or isinstance(a, list) and isinstance(b, list):
@@ -569,6 +572,196 @@ for _name in ("range", "cells", "empty_cells", "letters_of", "upper", "lower", "
               "split", "flatten", "top", "runs", "text", "matching", "formable", "distinct",
               "sorted", "reversed", "without", "counts", "reads", "fold"):
     FUNCTIONS[_name] = attrs.evolve(FUNCTIONS[_name], impl=_counted(FUNCTIONS[_name].impl))
+
+
+# ---------------------------------------------------------------- the common case first
+# The word games call these for every word they check (Letter Tycoon's suggestions, tens of
+# thousands of times a game). Each answers the common case itself (plain texts, lists of
+# texts), charging its result as _counted does; anything else goes to the general version
+# above, which gives the same answer or the same error.
+
+
+def _quick(name: str):
+    """The decorated function answers `name` in the common case, the general one the rest."""
+    def register(fast):
+        fast.general = FUNCTIONS[name].impl
+        FUNCTIONS[name] = attrs.evolve(FUNCTIONS[name], impl=fast)
+        return fast
+    return register
+
+
+@_quick("letters_of")
+def _letters_quick(ctx, span, t):
+    if type(t) is not str:
+        return _letters_quick.general(ctx, span, t)
+    out = list(t)
+    ctx.work += len(out)
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)
+    return out
+
+
+@_quick("upper")
+def _upper_quick(ctx, span, t):
+    if type(t) is not str:
+        return _upper_quick.general(ctx, span, t)
+    out = t.upper()
+    ctx.work += len(out) >> 6
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)
+    return out
+
+
+@_quick("lower")
+def _lower_quick(ctx, span, t):
+    if type(t) is not str:
+        return _lower_quick.general(ctx, span, t)
+    out = t.lower()
+    ctx.work += len(out) >> 6
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)
+    return out
+
+
+@_quick("replace")
+def _replace_quick(ctx, span, t, old, new):
+    # (a text that cannot grow: no size to measure first)
+    if not (type(t) is str and type(old) is str and type(new) is str and len(new) <= len(old)
+            and len(t) <= MAX_LENGTH):
+        return _replace_quick.general(ctx, span, t, old, new)
+    out = t.replace(old, new)
+    ctx.work += len(out) >> 6
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)
+    return out
+
+
+@_quick("split")
+def _split_quick(ctx, span, t, sep):
+    if not (type(t) is str and type(sep) is str):
+        return _split_quick.general(ctx, span, t, sep)
+    out = [p.strip() for p in (t.split(sep) if sep.strip() else t.split()) if p.strip()]
+    ctx.work += len(out)
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)
+    return out
+
+
+@_quick("join")
+def _join_quick(ctx, span, v, sep=""):
+    if type(v) is not list or type(sep) is not str:
+        return _join_quick.general(ctx, span, v, sep)
+    size = len(sep) * len(v)
+    for x in v:
+        if type(x) is not str:
+            return _join_quick.general(ctx, span, v, sep)
+        size += len(x)
+    if size > MAX_LENGTH:
+        return _join_quick.general(ctx, span, v, sep)
+    out = sep.join(v)
+    ctx.work += len(out) >> 6
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)
+    return out
+
+
+@_quick("flatten")
+def _flatten_quick(ctx, span, v):
+    if type(v) is not list:
+        return _flatten_quick.general(ctx, span, v)
+    size = 0
+    for part in v:
+        if type(part) is not list:
+            return _flatten_quick.general(ctx, span, v)
+        size += len(part)
+    if size > MAX_LENGTH:
+        return _flatten_quick.general(ctx, span, v)
+    out = [x for part in v for x in part]
+    ctx.work += len(out)
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)
+    return out
+
+
+# Up to how many comparisons (items times taken items) a list is searched for each taken
+# item (in C) rather than the taken items counted first.
+_FEW_COMPARED = 256
+
+
+@_quick("without")
+def _without_quick(ctx, span, items, taken):
+    if type(items) is not list or type(taken) is not list:
+        return _without_quick.general(ctx, span, items, taken)
+    for x in taken:
+        if type(x) is not str:
+            out = _without(ctx, span, items, taken)
+            break
+    else:
+        # Texts only: a text equals only the same text, so == (in C) finds what _key finds.
+        if len(items) * len(taken) <= _FEW_COMPARED:
+            out = list(items)
+            for x in taken:
+                if x in out:
+                    out.remove(x)
+        else:
+            owed: dict = {}
+            for x in taken:
+                owed[x] = owed.get(x, 0) + 1
+            out = []
+            for x in items:
+                if type(x) is str:
+                    n = owed.get(x)
+                    if n:
+                        owed[x] = n - 1
+                        continue
+                out.append(x)
+    ctx.work += len(out)
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)
+    return out
+
+
+@_quick("range")
+def _range_quick(ctx, span, a, b):
+    if not (type(a) is int and type(b) is int and b - a <= 100_000):
+        return _range_quick.general(ctx, span, a, b)
+    out = list(range(a, b + 1))
+    ctx.work += len(out)
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)
+    return out
+
+
+@_quick("fold")
+def _fold_quick(ctx, span, words, w):
+    if type(w) is not str or type(words) is not WordList:
+        return _fold_quick.general(ctx, span, words, w)
+    out = words.fold(w)
+    ctx.work += len(out) >> 6
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)
+    return out
+
+
+@_quick("count")
+def _count_quick(ctx, span, v, x):
+    if type(v) is list:
+        return v.count(x)
+    return _count_quick.general(ctx, span, v, x)
+
+
+@_quick("ends_with")
+def _ends_with_quick(ctx, span, t, s):
+    if type(t) is str and type(s) is str:
+        return t.endswith(s)
+    return _ends_with_quick.general(ctx, span, t, s)
+
+
+@_quick("starts_with")
+def _starts_with_quick(ctx, span, t, s):
+    if type(t) is str and type(s) is str:
+        return t.startswith(s)
+    return _starts_with_quick.general(ctx, span, t, s)
 
 
 FUNCTIONS.update({

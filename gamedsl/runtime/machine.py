@@ -21,7 +21,7 @@ from gamedsl.runtime import rng
 from gamedsl.runtime.values import bounded, cell_key, check_cell, is_cell, is_number, plain, sized
 from gamedsl.errors import RuleError
 from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
-from gamedsl.runtime.ctx import MAX_WORK, WORK_PER_STEP, Ctx, charge
+from gamedsl.runtime.ctx import MAX_WORK, PLAIN_KEY_TYPES, WORK_PER_STEP, WRITTEN_KEY, Ctx, charge
 from gamedsl.runtime.moves import NO_MOVES, Listed, Table
 from gamedsl.runtime.state import clone
 
@@ -1141,21 +1141,35 @@ class Machine:
         values = alt.suggest(ctx)
         if not isinstance(values, list):
             raise RuleError("E504", f"'suggest' must give a list, not {plain(values)}", alt.span)
+        params, guard, name, env = alt.params, alt.guard, alt.name, ctx.env
+        many = len(params) > 1
+        one = params[0].name if len(params) == 1 else None
+        checks = [self._typed_check(t) for t in alt.typed]
         seen = set()
         for v in values:
-            args = list(v) if len(alt.params) > 1 and isinstance(v, list) else [v]
-            key = repr(args)
-            if key in seen or not self._typed_ok(alt, args):
+            args = list(v) if many and isinstance(v, list) else [v]
+            # (a suggestion suggested again is tried once: values of the plain types are
+            # their own key, as they are equal exactly when written alike; others written)
+            if one is not None and type(v) in PLAIN_KEY_TYPES:
+                key = v
+            elif all(type(x) in PLAIN_KEY_TYPES for x in args):
+                key = tuple(args)
+            else:
+                key = (WRITTEN_KEY, repr(args))
+            if key in seen or not _passes(checks, args):
                 continue
             seen.add(key)
-            for param, value in zip(alt.params, args):
-                ctx.env[param.name] = value
-            if alt.guard is None or alt.guard(ctx):
-                out.append({"seat": seat, "alt": alt.name, "args": args})
+            if one is not None:
+                env[one] = v
+            else:
+                for param, value in zip(params, args):
+                    env[param.name] = value
+            if guard is None or guard(ctx):
+                out.append({"seat": seat, "alt": name, "args": args})
                 if first_only:
                     break
-        for param in alt.params:
-            ctx.env.pop(param.name, None)
+        for param in params:
+            env.pop(param.name, None)
 
     def _typed_ok(self, alt, args) -> bool:
         if len(args) != len(alt.params):
@@ -1163,17 +1177,21 @@ class Machine:
         return all(self._typed_value_ok(t, v) for t, v in zip(alt.typed, args))
 
     def _typed_value_ok(self, t: str, v) -> bool:
+        return self._typed_check(t)(v)
+
+    def _typed_check(self, t: str):
+        """Whether a value is of typed parameter type `t`, as a function of the value."""
         if t == "text":
-            return isinstance(v, str)
+            return _is_text
         if t == "number":
-            return is_number(v)
+            return is_number
         if t == "cell":
-            return is_cell(v)
+            return is_cell
         if t == "list of text":
-            return isinstance(v, list) and all(isinstance(x, str) for x in v)
+            return _is_texts
         if t in self.p.decls.enums:
-            return v in self.p.decls.enums[t]
-        return True
+            return self.p.decls.enums[t].__contains__
+        return _anything
 
     def is_listed(self, state: dict, move: dict) -> bool:
         """Whether `move` (of an alternative without typed parameters) is among
@@ -1340,6 +1358,28 @@ class Machine:
                     ctx.env = cat.attrs[cid]
                     values[cid] = init(ctx)
         return state
+
+
+def _is_text(v) -> bool:
+    return isinstance(v, str)
+
+
+def _is_texts(v) -> bool:
+    return isinstance(v, list) and all(isinstance(x, str) for x in v)
+
+
+def _anything(v) -> bool:
+    return True
+
+
+def _passes(checks: list, args: list) -> bool:
+    """Whether each of `args` passes its check (as many of each)."""
+    if len(args) != len(checks):
+        return False
+    for check, v in zip(checks, args):
+        if not check(v):
+            return False
+    return True
 
 
 def _first_value(var, ctx):

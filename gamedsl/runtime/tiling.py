@@ -199,9 +199,9 @@ class WordLineReader:
         found = self.cache.get(key)
         if found is None:
             hits = sorted({w for _, _, _, w in self.words.read_through(letters, placed, self.n, self.both)})
-            found, folded = [], set()
+            found, folded, fold = [], set(), self.words.fold
             for w in hits:
-                f = self.words.fold(w)
+                f = fold(w)
                 if f not in folded:
                     folded.add(f)
                     found.append(w)
@@ -304,6 +304,12 @@ def assignable(ctx, span, items, groups):
     """Can each item be given a group of its own that holds it (a matching of items to groups)?"""
     items = as_list(items, span)
     groups = [as_list(g, span) for g in as_list(groups, span)]
+    if len(items) == 1:  # (the common claim: one item needs one group holding it)
+        item = items[0]
+        for g in groups:
+            if item in g:
+                return True
+        return False
     try:
         # each item is looked for in each group, again and again: as sets when all can be
         # (`in` a set and `in` a list agree on values that hash)

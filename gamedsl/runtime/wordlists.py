@@ -28,7 +28,7 @@ MAX_LIST_BYTES = 16 * 1024 * 1024   # a list's file, and its text after decompre
 # list makes ~560,000. Far more would fill the memory (a dict a node).
 MAX_TRIE_NODES = 1_200_000
 MAX_FORMABLE_SETS = 200_000          # sub-multisets tried by one formable() call
-MAX_WILD_STEPS = 50_000              # remembered steps over a wild mark, per list
+MAX_WILD_STEPS = 50_000              # remembered steps over a wild mark (and after it), per list
 MAX_FOLDED = 100_000                 # remembered folded texts, per list
 MAX_FORMED = 10_000                  # remembered answers of formable, per list
 
@@ -108,6 +108,7 @@ class WordList:
         self._formed: Dict[tuple, List[str]] = {}  # (letters, doubles) -> formable(...) (memo)
         self._folded: Dict[str, str] = {}  # a text -> fold(text) (memo: a search folds the same words again)
         self._wild_steps: Dict[tuple, list] = {}  # see _below
+        self._steps: Dict[tuple, tuple] = {}  # see _then
         # a match letter (folded) -> the letters it matches: itself and its set, folded
         self._expands: Dict[str, tuple] = {}
         for letter, letters in folding.matches:
@@ -248,7 +249,11 @@ class WordList:
 
     def read_through(self, line: Sequence, placed: Iterable[int], n: int, both_ways: bool) -> set:
         """The readings as a set, unsorted (for a caller that only wants their words)."""
-        cells = [self._cell(c) for c in line]
+        known = self._cells
+        try:
+            cells = [known[c] for c in line]
+        except (KeyError, TypeError):  # (a letter not met yet, or no letter)
+            cells = [self._cell(c) for c in line]
         size = len(cells)
         marks = sorted({int(p) for p in placed if 0 <= p < size})
         found: set = set()
@@ -262,21 +267,19 @@ class WordList:
     def _read_line(self, cells, marks, n, backwards, found) -> None:
         size = len(cells)
         root = self.trie
-        # first[s]: the first placed index at or after s; a word read from s must reach it
-        first, k = [size] * size, len(marks) - 1
-        for s in range(size - 1, -1, -1):
-            while k >= 0 and marks[k] >= s:
-                k -= 1
-            first[s] = marks[k + 1] if k + 1 < len(marks) else size
         last = size - 1
         add = found.add
-        for s in range(min(marks[-1] + 1, size)):
-            need = first[s]  # the first cell a word from s may end on
+        k = 0
+        for s in range(marks[-1] + 1):
+            # the first cell a word from s may end on: the first placed one from s on, and n long
+            while marks[k] < s:
+                k += 1
+            need = marks[k]
             if need < s + n - 1:
                 need = s + n - 1
-            node, e = root, s
+            node = root
             # One node while no wild is read (the hot loop); a None cell is no key: the walk ends.
-            while e < size:
+            for e in range(s, size):
                 c = cells[e]
                 if c is _WILD:
                     self._read_wild(cells, s, e, need, [node], backwards, found)
@@ -289,37 +292,55 @@ class WordList:
                     if ws:
                         for w in ws:
                             add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
-                e += 1
 
     def _read_wild(self, cells, s, e, need, nodes, backwards, found) -> None:
         """The rest of a walk from s that meets a wild mark at e: several nodes at once."""
         size = len(cells)
         last = size - 1
-        below = self._below
+        then = self._then
         while e < size:
             c = cells[e]
             if c is _WILD:
                 after = cells[e + 1] if e + 1 < size else None
                 if e >= need:  # words ending on the wild mark
-                    for nd in nodes:
-                        for w in below(nd, _END):
-                            found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
+                    for w in then(nodes, _WILD, _END):
+                        found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
                 if after is None:
                     return
-                # the wild mark and the letter after it in one step, remembered per node
-                nodes = [x for nd in nodes for x in below(nd, after)]
+                # the wild mark and the letter after it in one step
+                nodes = then(nodes, _WILD, after)
                 e += 1
             else:
-                nodes = [child for nd in nodes if (child := nd.get(c)) is not None]
+                nodes = then(nodes, c)
             if not nodes:
                 return
             if e >= need:
-                for nd in nodes:
-                    ws = nd.get(_END)
-                    if ws:
-                        for w in ws:
-                            found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
+                for w in then(nodes, _END):
+                    found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
             e += 1
+
+    def _then(self, nodes: list, *step) -> list:
+        """From the trie nodes `nodes`: (c) the nodes a letter leads to; (_END) the words
+        ending there; (_WILD, c) as _below. Remembered for the lists it makes, which walks
+        over wild marks meet again and again (a list is never changed once made, and is kept
+        alive with its answers, so its id names it)."""
+        if len(nodes) == 1 and step[0] is _WILD:
+            return self._below(nodes[0], step[1])
+        key = (id(nodes), *step)
+        known = self._steps.get(key)
+        if known is not None:
+            return known[1]
+        if step[0] is _WILD:
+            out = [x for nd in nodes for x in self._below(nd, step[1])]
+        elif step[0] is _END:
+            out = [w for nd in nodes for w in nd.get(_END, ())]
+        else:
+            c = step[0]
+            out = [child for nd in nodes if (child := nd.get(c)) is not None]
+        if len(self._steps) >= MAX_WILD_STEPS:
+            self._steps.clear()
+        self._steps[key] = (nodes, out)
+        return out
 
     def _below(self, node: dict, c) -> list:
         """One wild letter below `node`, then `c`: the nodes reached for a letter (every child
