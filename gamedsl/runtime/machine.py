@@ -51,8 +51,9 @@ class Machine:
         # same decision that nearly always follows (a bot's, a client's): (state, its pending,
         # seat, moves). Handed out once, so the caller owns the list.
         self._listed = None
-        self._looks_of = None   # (catalogue, each component's look): see one_of_each
+        self._looks_of = None   # (catalogue, each component's look, those with copies): see one_of_each
         self._positions: dict = {}  # id(an alternative) -> (it, its component parameters' places)
+        self._table_positions: dict = {}  # id(a choice's alternatives) -> (them, their places)
         # Whether a `choose` lists all its moves when reached (kept for the listing that
         # nearly always follows), or only makes sure there is one: a search that scores the
         # state after each move and never lists there turns it off while it searches.
@@ -900,8 +901,26 @@ class Machine:
         order); any other block with components is listed and merged move by move."""
         if table.count < 2:
             return table
-        positions = self._component_positions(alts)
+        # (the choice's places of components, kept per statement's alternatives: a listing
+        # always hands its statement's own list)
+        got = self._table_positions.get(id(alts))
+        if got is None or got[0] is not alts:
+            got = self._table_positions[id(alts)] = (alts, self._component_positions(alts))
+        positions = got[1]
         if not any(positions.values()):
+            return table
+        # Nothing to merge when every block naming components is a product of lists of
+        # components none of which has a look-alike: the usual case, found without a look.
+        copies = self._copies(state)
+        n = len(self._looks_of[1])
+        for name, domains, listed in table.blocks:
+            comps = positions.get(name)
+            if comps:
+                if domains is None:
+                    break
+                if not all(_no_copies(domains[i], copies, n) for i in comps):
+                    break
+        else:
             return table
         looks: dict = {}
         made = []
@@ -956,6 +975,8 @@ class Machine:
         are worked out for them alone; None when some item is not a component."""
         statics = self._looks(self.catalogue(state))
         n = len(statics)
+        if _no_copies(comps, self._looks_of[2], n):
+            return []
         groups: dict = {}
         for c in comps:
             if type(c) is not int or not 0 <= c < n:
@@ -973,8 +994,22 @@ class Machine:
         looks = [ids.setdefault((cat.kind[c], repr(cat.attrs[c]), cat.show[c],
                                  repr(cat.faces[c]) if cat.faces else None), len(ids))
                  for c in range(len(cat.kind))]
-        self._looks_of = (cat, looks)
+        # the components that have a look-alike: only those can ever merge
+        sizes: dict = {}
+        for k in looks:
+            sizes[k] = sizes.get(k, 0) + 1
+        copied = frozenset(c for c, k in enumerate(looks) if sizes[k] > 1)
+        self._looks_of = (cat, looks, copied)
         return looks
+
+    def _copies(self, state) -> frozenset:
+        """The components that have a look-alike (see `_looks`): only those can ever merge."""
+        last, cached = self._last_catalogue, self._looks_of
+        if last is not None and cached is not None and last[2] is cached[0] \
+                and last[0] is state["options"] and last[1] == state["n"]:
+            return cached[2]  # (the catalogue the state's own options gave last)
+        self._looks(self.catalogue(state))
+        return self._looks_of[2]
 
     def _named_components(self, state) -> set:
         """The components the game's variables name now (a var of a component or a list of them)."""
@@ -1343,6 +1378,14 @@ def _first_value(var, ctx):
     except KeyError as err:
         raise RuleError("E504", f"the first value of '{var.name}' reads the variable {err}, which has "
                         "no value yet: variables get their first values in the order they are declared") from None
+
+
+def _no_copies(items, copies: frozenset, n: int) -> bool:
+    """Whether `items` are all components (of the `n`) and none of them is in `copies`."""
+    kinds = set(map(type, items))
+    if not kinds:
+        return True
+    return kinds <= {int} and min(items) >= 0 and max(items) < n and copies.isdisjoint(items)
 
 
 def _size(domains) -> int:
