@@ -54,6 +54,7 @@ class Machine:
         self._looks_of = None   # (catalogue, each component's look, those with copies): see one_of_each
         self._positions: dict = {}  # id(an alternative) -> (it, its component parameters' places)
         self._table_positions: dict = {}  # id(a choice's alternatives) -> (them, their places)
+        self._facts: dict = {}  # a choice statement's index -> what _choice_facts keeps of it
         # Whether a `choose` lists all its moves when reached (kept for the listing that
         # nearly always follows), or only makes sure there is one: a search that scores the
         # state after each move and never lists there turns it off while it searches.
@@ -775,9 +776,9 @@ class Machine:
         ctx.memo = {}
         out: list = []
         if first_only:
-            # Cheapest first: an alternative with nothing to choose and no condition is a move
-            # at once; a typed move's suggestions may be a bot's whole search, so they come last.
-            alts = sorted(alts, key=lambda a: 2 if a.typed is not None else (0 if not a.params and a.guard is None else 1))
+            alts = self._choice_facts(state["pending"]["s"])[2]  # (cheapest first)
+            if not suggestions:
+                alts = [a for a in alts if a.typed is None]
         for alt in alts:
             if alt.fixed:
                 self._product(ctx, alt, seat, out, first_only)
@@ -1296,6 +1297,26 @@ class Machine:
                 walk(alt, [])
         return out
 
+    def has_typed(self, state: dict) -> bool:
+        """Whether the pending choice has an alternative with typed parameters at all."""
+        pending = state["pending"]
+        return pending is not None and self._choice_facts(pending["s"])[0]
+
+    def _choice_facts(self, sid: int) -> tuple:
+        """Of choice statement `sid`, kept: (whether an alternative has typed parameters, its
+        alternatives by name, in the order a search for a first move tries them)."""
+        facts = self._facts.get(sid)
+        if facts is None:
+            alts = self.stmts[sid].alts
+            by_name: dict = {}
+            for a in alts:
+                by_name.setdefault(a.name, a)
+            # cheapest first: an alternative with nothing to choose and no condition is a
+            # move at once; a typed move's suggestions may be a bot's whole search
+            first = sorted(alts, key=lambda a: 2 if a.typed is not None else (0 if not a.params and a.guard is None else 1))
+            facts = self._facts[sid] = (any(a.typed is not None for a in alts), by_name, first)
+        return facts
+
     def typed_alternatives(self, state: dict, seat: int) -> list:
         """The pending choice's alternatives whose parameters a person types."""
         pending = state["pending"]
@@ -1332,7 +1353,10 @@ class Machine:
         self.run(state)
 
     def enter_alternative(self, state, choice, alts, move):
-        alt = next(a for a in alts if a.name == move["alt"])
+        if alts is choice.alts:
+            alt = self._choice_facts(choice.sid)[1][move["alt"]]
+        else:
+            alt = next(a for a in alts if a.name == move["alt"])
         if self.observer is not None:
             self.observer.alternative(choice.sid, alt.name, [
                 v for p, v in zip(alt.params, move["args"]) if p.kind == "component" and isinstance(v, int)])
