@@ -708,7 +708,7 @@ class Machine:
                 raise RuleError("E504", f"a timer needs a number of seconds above 0, not {plain(seconds)}",
                                 s.span)
             state["pending"]["timer"] = seconds
-        if not self.list_ahead or any(alt.typed is not None for alt in s.alts):
+        if not self.list_ahead or self._choice_facts(s.sid)[0]:
             # a typed move's suggestions may be a bot's whole search: the first one will do
             listed = self.moves_for(state, player, first_only=True)
         else:
