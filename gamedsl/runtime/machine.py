@@ -914,13 +914,20 @@ class Machine:
         # components none of which has a look-alike: the usual case, found without a look.
         copies = self._copies(state)
         n = len(self._looks_of[1])
+        ints = _INTS
         for name, domains, listed in table.blocks:
             comps = positions.get(name)
             if comps:
                 if domains is None:
                     break
-                if not all(_no_copies(domains[i], copies, n) for i in comps):
-                    break
+                for i in comps:  # (_no_copies of each list, written out: once per listing)
+                    d = domains[i]
+                    kinds = set(map(type, d))
+                    if kinds and not (kinds <= ints and min(d) >= 0 and max(d) < n and copies.isdisjoint(d)):
+                        break
+                else:
+                    continue
+                break
         else:
             return table
         looks: dict = {}
@@ -1404,12 +1411,15 @@ def _first_value(var, ctx):
                         "no value yet: variables get their first values in the order they are declared") from None
 
 
+_INTS = frozenset({int})
+
+
 def _no_copies(items, copies: frozenset, n: int) -> bool:
     """Whether `items` are all components (of the `n`) and none of them is in `copies`."""
     kinds = set(map(type, items))
     if not kinds:
         return True
-    return kinds <= {int} and min(items) >= 0 and max(items) < n and copies.isdisjoint(items)
+    return kinds <= _INTS and min(items) >= 0 and max(items) < n and copies.isdisjoint(items)
 
 
 def _size(domains) -> int:
