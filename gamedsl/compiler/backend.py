@@ -271,6 +271,34 @@ def _draw(st, src, dst, consts: List[str]) -> List[str]:
     return lines
 
 
+def _assign_owned(st, consts: List[str]) -> List[str]:
+    """The interpreter's _do_assign to a player's variable or a component's state: the value,
+    then whose it is (checked as _slot checks it), then the change, with the same checks."""
+    sid, where = st.sid, st.target[0]
+    consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.target[1]", f"ob{sid} = s{sid}.target[2]"]
+    lines = [_RESET, f"x = v{sid}(ctx)", f"k = ob{sid}(ctx)"]
+    if where == "pvar":
+        lines += ["if not (type(k) is int and 0 <= k < state['n']):",
+                  f"    raise RuleError('E504', f\"'.{{n{sid}}}' needs a player, not {{plain(k)}}\", s{sid}.span)",
+                  f"c = state['pvars'][n{sid}]"]
+    else:
+        consts.append(f"ks{sid} = m.p.decls.comp_states[n{sid}]")
+        lines += [f"if k is None or ctx.cat.kind[k] not in ks{sid}:",
+                  f"    raise RuleError('E504', f\"this component has no state '{{n{sid}}}'\", s{sid}.span)",
+                  f"c = state['cstate'][n{sid}]"]
+    if st.op != "=":
+        sign = {"+=": "+", "-=": "-", "*=": "*"}[st.op]
+        return lines + ["o = c[k]",
+                        f"if type(o) is int and type(x) is int and -MAXN <= (r := o {sign} x) <= MAXN:",
+                        "    c[k] = r",
+                        "else:",
+                        "    if not (is_number(o) and is_number(x)):",
+                        f"        raise RuleError('E504', f\"'{{s{sid}.op}}' needs numbers, not {{plain(o)}} and "
+                        f"{{plain(x)}}\", s{sid}.span)",
+                        f"    c[k] = bounded(o {sign} x, s{sid}.span)"]
+    return lines + [f"if isinstance(x, (str, list)): sized(x, s{sid}.span)", "c[k] = x"]
+
+
 def _stmt(st, consts: List[str], program) -> List[str]:
     sid = st.sid
     cls = type(st)
@@ -312,6 +340,8 @@ def _stmt(st, consts: List[str], program) -> List[str]:
             return lines
         lines += [f"if isinstance(x, (str, list)): sized(x, s{sid}.span)", f"c[n{sid}] = x"]
         return lines
+    if cls is P.AssignStmt and st.target[0] in ("pvar", "cstate"):
+        return _assign_owned(st, consts)
     if cls is P.IfStmt:
         lines = [_RESET]
         for j, (_, block) in enumerate(st.branches):

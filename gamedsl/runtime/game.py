@@ -40,8 +40,14 @@ def _quoted(text: str, most: int = 60) -> str:
 MAX_ARG_DEPTH = 16   # how deep a move's arguments may nest (a list of cells is 3)
 
 
+_FLAT = frozenset({int, str, bool, float, type(None)})
+
+
 def _too_deep(value, most: int = MAX_ARG_DEPTH) -> bool:
     """Whether lists or objects nest deeper than `most` (looked at without recursing)."""
+    if most >= 2 and type(value) is list and all(
+            type(v) in _FLAT or (type(v) is list and set(map(type, v)) <= _FLAT) for v in value):
+        return False  # (a move's usual arguments: values, and lists of them such as cells)
     todo = [(value, 0)]
     while todo:
         v, depth = todo.pop()
@@ -239,7 +245,8 @@ class Game:
         if move["alt"] == TIMEOUT:
             self._check_timeout(state, move)
             return move
-        verdict = self._machine.typed_verdict(state, move)
+        machine = self._machine
+        verdict = machine.typed_verdict(state, move) if machine.has_typed(state) else False
         if verdict is False and not self._machine.is_listed(state, move):
             raise MoveError(f"{_shown_move(self.move_text(state, move))} is not a legal move now", "illegal")
         if verdict:

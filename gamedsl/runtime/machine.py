@@ -51,8 +51,10 @@ class Machine:
         # same decision that nearly always follows (a bot's, a client's): (state, its pending,
         # seat, moves). Handed out once, so the caller owns the list.
         self._listed = None
-        self._looks_of = None   # (catalogue, each component's look): see one_of_each
+        self._looks_of = None   # (catalogue, each component's look, those with copies): see one_of_each
         self._positions: dict = {}  # id(an alternative) -> (it, its component parameters' places)
+        self._table_positions: dict = {}  # id(a choice's alternatives) -> (them, their places)
+        self._facts: dict = {}  # a choice statement's index -> what _choice_facts keeps of it
         # Whether a `choose` lists all its moves when reached (kept for the listing that
         # nearly always follows), or only makes sure there is one: a search that scores the
         # state after each move and never lists there turns it off while it searches.
@@ -706,7 +708,7 @@ class Machine:
                 raise RuleError("E504", f"a timer needs a number of seconds above 0, not {plain(seconds)}",
                                 s.span)
             state["pending"]["timer"] = seconds
-        if not self.list_ahead or any(alt.typed is not None for alt in s.alts):
+        if not self.list_ahead or self._choice_facts(s.sid)[0]:
             # a typed move's suggestions may be a bot's whole search: the first one will do
             listed = self.moves_for(state, player, first_only=True)
         else:
@@ -774,9 +776,9 @@ class Machine:
         ctx.memo = {}
         out: list = []
         if first_only:
-            # Cheapest first: an alternative with nothing to choose and no condition is a move
-            # at once; a typed move's suggestions may be a bot's whole search, so they come last.
-            alts = sorted(alts, key=lambda a: 2 if a.typed is not None else (0 if not a.params and a.guard is None else 1))
+            alts = self._choice_facts(state["pending"]["s"])[2]  # (cheapest first)
+            if not suggestions:
+                alts = [a for a in alts if a.typed is None]
         for alt in alts:
             if alt.fixed:
                 self._product(ctx, alt, seat, out, first_only)
@@ -900,8 +902,33 @@ class Machine:
         order); any other block with components is listed and merged move by move."""
         if table.count < 2:
             return table
-        positions = self._component_positions(alts)
+        # (the choice's places of components, kept per statement's alternatives: a listing
+        # always hands its statement's own list)
+        got = self._table_positions.get(id(alts))
+        if got is None or got[0] is not alts:
+            got = self._table_positions[id(alts)] = (alts, self._component_positions(alts))
+        positions = got[1]
         if not any(positions.values()):
+            return table
+        # Nothing to merge when every block naming components is a product of lists of
+        # components none of which has a look-alike: the usual case, found without a look.
+        copies = self._copies(state)
+        n = len(self._looks_of[1])
+        ints = _INTS
+        for name, domains, listed in table.blocks:
+            comps = positions.get(name)
+            if comps:
+                if domains is None:
+                    break
+                for i in comps:  # (_no_copies of each list, written out: once per listing)
+                    d = domains[i]
+                    kinds = set(map(type, d))
+                    if kinds and not (kinds <= ints and min(d) >= 0 and max(d) < n and copies.isdisjoint(d)):
+                        break
+                else:
+                    continue
+                break
+        else:
             return table
         looks: dict = {}
         made = []
@@ -956,6 +983,8 @@ class Machine:
         are worked out for them alone; None when some item is not a component."""
         statics = self._looks(self.catalogue(state))
         n = len(statics)
+        if _no_copies(comps, self._looks_of[2], n):
+            return []
         groups: dict = {}
         for c in comps:
             if type(c) is not int or not 0 <= c < n:
@@ -973,8 +1002,22 @@ class Machine:
         looks = [ids.setdefault((cat.kind[c], repr(cat.attrs[c]), cat.show[c],
                                  repr(cat.faces[c]) if cat.faces else None), len(ids))
                  for c in range(len(cat.kind))]
-        self._looks_of = (cat, looks)
+        # the components that have a look-alike: only those can ever merge
+        sizes: dict = {}
+        for k in looks:
+            sizes[k] = sizes.get(k, 0) + 1
+        copied = frozenset(c for c, k in enumerate(looks) if sizes[k] > 1)
+        self._looks_of = (cat, looks, copied)
         return looks
+
+    def _copies(self, state) -> frozenset:
+        """The components that have a look-alike (see `_looks`): only those can ever merge."""
+        last, cached = self._last_catalogue, self._looks_of
+        if last is not None and cached is not None and last[2] is cached[0] \
+                and last[0] is state["options"] and last[1] == state["n"]:
+            return cached[2]  # (the catalogue the state's own options gave last)
+        self._looks(self.catalogue(state))
+        return self._looks_of[2]
 
     def _named_components(self, state) -> set:
         """The components the game's variables name now (a var of a component or a list of
@@ -1286,6 +1329,26 @@ class Machine:
                 walk(alt, [])
         return out
 
+    def has_typed(self, state: dict) -> bool:
+        """Whether the pending choice has an alternative with typed parameters at all."""
+        pending = state["pending"]
+        return pending is not None and self._choice_facts(pending["s"])[0]
+
+    def _choice_facts(self, sid: int) -> tuple:
+        """Of choice statement `sid`, kept: (whether an alternative has typed parameters, its
+        alternatives by name, in the order a search for a first move tries them)."""
+        facts = self._facts.get(sid)
+        if facts is None:
+            alts = self.stmts[sid].alts
+            by_name: dict = {}
+            for a in alts:
+                by_name.setdefault(a.name, a)
+            # cheapest first: an alternative with nothing to choose and no condition is a
+            # move at once; a typed move's suggestions may be a bot's whole search
+            first = sorted(alts, key=lambda a: 2 if a.typed is not None else (0 if not a.params and a.guard is None else 1))
+            facts = self._facts[sid] = (any(a.typed is not None for a in alts), by_name, first)
+        return facts
+
     def typed_alternatives(self, state: dict, seat: int) -> list:
         """The pending choice's alternatives whose parameters a person types."""
         pending = state["pending"]
@@ -1322,7 +1385,10 @@ class Machine:
         self.run(state)
 
     def enter_alternative(self, state, choice, alts, move):
-        alt = next(a for a in alts if a.name == move["alt"])
+        if alts is choice.alts:
+            alt = self._choice_facts(choice.sid)[1][move["alt"]]
+        else:
+            alt = next(a for a in alts if a.name == move["alt"])
         if self.observer is not None:
             self.observer.alternative(choice.sid, alt.name, [
                 v for p, v in zip(alt.params, move["args"]) if p.kind == "component" and isinstance(v, int)])
@@ -1390,6 +1456,17 @@ def _first_value(var, ctx):
     except KeyError as err:
         raise RuleError("E504", f"the first value of '{var.name}' reads the variable {err}, which has "
                         "no value yet: variables get their first values in the order they are declared") from None
+
+
+_INTS = frozenset({int})
+
+
+def _no_copies(items, copies: frozenset, n: int) -> bool:
+    """Whether `items` are all components (of the `n`) and none of them is in `copies`."""
+    kinds = set(map(type, items))
+    if not kinds:
+        return True
+    return kinds <= _INTS and min(items) >= 0 and max(items) < n and copies.isdisjoint(items)
 
 
 def _size(domains) -> int:

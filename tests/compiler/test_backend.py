@@ -234,3 +234,66 @@ def test_moves_count_against_the_step_budget_alike(tmp_path):
         assert failures[0] == failures[1], (budget, failures)
         outcomes.add(failures[0] is None)
     assert outcomes == {True, False}  # (the range holds the budget the loop needs)
+
+
+OWNED = """\
+game "Owned"
+players 2
+var keeper: player? = none
+player var points: number = 0
+player var name: text = "x"
+kind card:
+  copies 3
+  state worn: bool = false
+  state count: number = 0
+zone deck of card: public
+player zone hand of card: owner
+setup:
+  move card to deck
+  draw 2 from deck to players[0].hand
+turn:
+  choose by current:
+    give "give":
+      current.points += 2
+    grow "grow":
+      current.points *= 100000
+    shrink "shrink":
+      current.points -= 1
+    longer "longer":
+      current.name = current.name + current.name
+    mark(c in current.hand) "mark {c}":
+      c.worn = not c.worn
+      c.count += 1
+    claim "claim":
+      keeper = current
+    award "award":
+      keeper.points = 5
+  if round > 30:
+    end game
+score of p: p.points
+"""
+
+
+def test_assignments_to_players_and_components_play_alike(tmp_path):
+    """A player's variable and a component's state changed by generated code: the same values,
+    and the same refusals at the same line (no player to give to, a number past the bounds, a
+    text grown past its size) as the interpreter's."""
+    path = tmp_path / "owned.game"
+    path.write_text(OWNED)
+    games = both(str(path))
+    play_both(games, range(30), 200)
+    failures = []
+    for game in games:
+        failed = []
+        for moves in (["award"], ["give", "give"] + ["grow", "shrink"] * 4, ["longer"] * 60):
+            state = game.new_game(2, seed=1)
+            try:
+                for text in moves:
+                    state = game.apply(state, game.parse_move(state, text))
+                failed.append(None)
+            except RuleError as err:
+                failed.append((str(err), err.diagnostic().span.line))
+        failures.append(failed)
+    assert failures[0] == failures[1]
+    assert "'.points' needs a player, not none" in failures[0][0][0]
+    assert all(f is not None for f in failures[0])
