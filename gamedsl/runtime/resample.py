@@ -11,10 +11,10 @@ alone — no per-game code:
   * declared `public` facts must keep their values, seat by seat: where a seat's facts differ
     from the real ones, the hidden places they read (as recorded while they are evaluated on
     the sample: gamedsl/runtime/readmemo.py) are dealt again from their own components, those
-    of the places no fact reads and those in no zone, up to `tries` times for that seat (a seat
-    whose facts read a place so dealt is looked at again; one that still differs keeps the
-    last deal). A redeal draws only the seat's places: a component it takes from elsewhere
-    changes places with one the seat gave up, so the rest stays in a random order;
+    of the places no fact reads and those in no zone, up to `tries` deals for that seat; a
+    seat whose facts read a place so dealt is looked at again, and one that still differs
+    keeps the last deal. A redeal draws only the seat's places: a component it takes from
+    elsewhere changes places with one the seat gave up, so the rest stays in a random order;
   * other seats' `secret` player vars are redrawn (their own value or the declared start
     value, the values the seat can know), and their not-yet-revealed secret choices
     (`pending["got"]`) are replaced by random legal moves;
@@ -23,8 +23,8 @@ alone — no per-game code:
 The sample depends only on the seat's view and `rng`: the set of unseen components is the
 complement of the seen ones, they are dealt in a fixed order, and what the facts read is
 recorded on the sample, never on the real state, so two states that look the same to the
-seat give the same samples. What the seat was shown (`show ... to`, the
-state's `known`) stays where it lies: it is part of what the seat sees; what other seats
+seat give the same samples. What the seat was shown (`show ... to`, the state's `known`)
+stays where it lies: it is part of what the seat sees; what other seats
 were shown is dropped from the sample, as the seat's view does not hold it. Limits, all
 documented in docs/bots.md: the machine's stack (locals of the rule being run) is kept as
 it is, as are component states of unseen components, and a seat remembers nothing it saw
@@ -79,31 +79,39 @@ def determinize(machine, state: dict, seat: int, rng: random.Random, tries: int 
 
 class _Deal:
     """The places of a sample the seat cannot look into, and the unseen components dealt into
-    them: each place's slots in a fixed order, each with the kind of component that may fill
-    it (None: a component the seat was shown, which stays)."""
+    them: each place's open slots in a fixed order (a component the seat was shown keeps its
+    own), each with the kind of component that may fill it."""
 
     def __init__(self, machine, sample: dict, seat: int, fixed: set):
         self.machine, self.sample = machine, sample
         self.cat = cat = machine.catalogue(sample)
         self.places = _hidden_places(machine, sample, seat)
-        self.slots: List[List[tuple]] = []  # per place: (key or index, kind or None, component)
-        self.kinds: List[List[str]] = []    # per place: the kinds of its open slots, in order
-        self.held: List[List[int]] = []     # per place: the components now in its open slots
+        self.cells: List[list] = []       # per grid: the cells of its open slots, in order
+        self.shown: List[dict] = []       # per list zone: index -> a component the seat was shown
+        self.kinds: List[List[str]] = []  # per place: the kinds of its open slots, in order
+        self.held: List[List[int]] = []   # per place: the components now in its open slots
         unseen: Dict[str, List[int]] = {}
+        kind_of = cat.kind
         for _, _, z in self.places:
-            slots = []
-            for k in (sorted(z) if isinstance(z, dict) else range(len(z))):
-                c = z[k]
-                kind = None if c in fixed else cat.kind[c]
-                slots.append((k, kind, c))
-                if kind is not None:
-                    unseen.setdefault(kind, []).append(c)
-            self.slots.append(slots)
-            self.kinds.append([kind for _, kind, _ in slots if kind is not None])
+            shown = {}
+            if isinstance(z, dict):
+                cells = [k for k in sorted(z) if z[k] not in fixed]
+                comps = [z[k] for k in cells]
+            else:
+                cells = None
+                if fixed:
+                    shown = {k: c for k, c in enumerate(z) if c in fixed}
+                comps = [c for c in z if c not in shown.values()] if shown else z
+            kinds = [kind_of[c] for c in comps]
+            for kind, c in zip(kinds, comps):
+                unseen.setdefault(kind, []).append(c)
+            self.cells.append(cells)
+            self.shown.append(shown)
+            self.kinds.append(kinds)
             self.held.append([])
         for c, w in enumerate(sample["where"]):
             if w is None:
-                unseen.setdefault(cat.kind[c], []).append(c)
+                unseen.setdefault(kind_of[c], []).append(c)
         self.pools = {kind: sorted(ids) for kind, ids in unseen.items()}
         self.spare: Dict[str, List[int]] = {}  # kind -> the unseen components in no zone
 
@@ -127,14 +135,17 @@ class _Deal:
         name, owner, z = self.places[i]
         self.held[i] = comps
         where = self.sample["where"]
-        dealt = iter(comps)
         if isinstance(z, dict):
-            for key, kind, _ in self.slots[i]:
-                if kind is not None:
-                    c = z[key] = next(dealt)
-                    where[c] = [name, owner, key]
+            for key, c in zip(self.cells[i], comps):
+                z[key] = c
+                where[c] = [name, owner, key]
             return
-        z[:] = [c if kind is None else next(dealt) for _, kind, c in self.slots[i]]
+        shown = self.shown[i]
+        if shown:
+            dealt = iter(comps)
+            z[:] = [shown[k] if k in shown else next(dealt) for k in range(len(z))]
+        else:
+            z[:] = comps
         zone = self.machine.p.zones[name]
         if zone.sorted_by is not None:
             attrs = self.cat.attrs
@@ -146,16 +157,20 @@ class _Deal:
     def match_facts(self, want: dict, tries: int, rng: random.Random) -> None:
         """Redraw until every seat's public facts have their values in `want`, seat by seat:
         a seat whose facts differ has the places they read redealt (with the places no fact
-        reads and the components in no zone), up to `tries` times; a seat whose facts read
+        reads and the components in no zone), up to `tries` deals in all; a seat whose facts read
         other places too is looked at again (see the module doc)."""
         n = self.sample["n"]
         names = [name for name, _, _, _ in self.machine.p.publics]
         wanted = [[want[name][o] for name in names] for o in range(n)]
+        # (most facts read only what the seat sees, and hold at once: what they read is
+        # recorded, which costs, only once a seat's facts differ)
+        if all(self.facts(o, wanted[o], record=False)[0] for o in range(n)):
+            return
         self._index()
         ok, reads = [False] * n, [frozenset()] * n
         for o in range(n):
             ok[o], reads[o] = self.facts(o, wanted[o])
-        left = [max(1, tries)] * n
+        left = [max(0, tries - 1)] * n  # (the first deal is a try)
         while True:
             bad = next((o for o in range(n) if not ok[o] and left[o] and reads[o]), None)
             if bad is None:
@@ -171,7 +186,8 @@ class _Deal:
     def _index(self) -> None:
         program = self.machine.p
         self.every = frozenset(range(len(self.places)))
-        self.open_keys = [[key for key, kind, _ in slots if kind is not None] for slots in self.slots]
+        self.open_keys = [cells if cells is not None else [k for k in range(len(z)) if k not in shown]
+                          for cells, shown, (_, _, z) in zip(self.cells, self.shown, self.places)]
         self.spots: Dict[tuple, Dict[str, tuple]] = {}
         self.resort = set()
         self.per_player = frozenset(name for name, info in program.zones.items() if info.per_player)
@@ -181,10 +197,11 @@ class _Deal:
             self.of_zone[name] = self.of_zone.get(name, frozenset()) | {i}
         self.unseen = frozenset(c for ids in self.pools.values() for c in ids)
 
-    def facts(self, o: int, wanted: list):
+    def facts(self, o: int, wanted: list, record: bool = True):
         """Whether seat o's public facts in the sample, as every view writes them, are
-        `wanted` (looked at in order, up to the first that is not), and the places the seat
-        cannot look into that the facts looked at read (all of them where that is not known)."""
+        `wanted` (looked at in order, up to the first that is not), and (with `record`) the
+        places the seat cannot look into that the facts looked at read (all of them where
+        that is not known)."""
         program, cat = self.machine.p, self.cat
 
         def evaluate(read):
@@ -196,6 +213,8 @@ class _Deal:
                     return False
             return True
 
+        if not record:
+            return evaluate(self.sample), None
         try:
             same, parts = read_parts(self.sample, evaluate, self.per_player)
         except Exception:  # noqa: BLE001 - read in a way not followed: every place counts
