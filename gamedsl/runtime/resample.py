@@ -177,8 +177,7 @@ class _Deal:
                 break
             left[bad] -= 1
             target = reads[bad]
-            read = frozenset().union(*reads)
-            self.redraw(sorted(target), [i for i in range(len(self.places)) if i not in read], rng)
+            self.redraw(target, frozenset().union(*reads), rng)
             for o in range(n):
                 if o == bad or reads[o] & target:
                     ok[o], reads[o] = self.facts(o, wanted[o])
@@ -188,7 +187,7 @@ class _Deal:
         self.every = frozenset(range(len(self.places)))
         self.open_keys = [cells if cells is not None else [k for k in range(len(z)) if k not in shown]
                           for cells, shown, (_, _, z) in zip(self.cells, self.shown, self.places)]
-        self.spots: Dict[tuple, Dict[str, tuple]] = {}
+        self.spots: Dict[tuple, tuple] = {}
         self.resort = set()
         self.per_player = frozenset(name for name, info in program.zones.items() if info.per_player)
         self.place_of = {(name, owner): i for i, (name, owner, _) in enumerate(self.places)}
@@ -238,12 +237,12 @@ class _Deal:
                 return self.every
         return out
 
-    def redraw(self, targets: List[int], free: List[int], rng: random.Random) -> None:
-        """The places `targets` dealt again at random from the components in them, in the
-        places `free` and in no zone; a component taken from a free place or from no zone
-        changes places with one the targets gave up, at random: the free places stay in a
+    def redraw(self, target: frozenset, read: frozenset, rng: random.Random) -> None:
+        """The places `target` dealt again at random from the components in them, in the
+        places not `read` and in no zone; a component taken from a place not read or from no
+        zone changes places with one the targets gave up, at random: those places stay in a
         random order, and keep their counts of each kind."""
-        spots = self._spots(targets, free)
+        targets, spots = self._spots(target, read)
         held, spare = self.held, self.spare
         dealt: Dict[str, iter] = {}
         for kind, (mine, at) in spots.items():
@@ -265,27 +264,28 @@ class _Deal:
             self.put(i, held[i])
         self.resort.clear()
 
-    def _spots(self, targets: List[int], free: List[int]) -> Dict[str, tuple]:
-        """Per kind the targets need: how many, and every spot to draw from — the targets'
-        open slots first, then the free places' (place, open slot) and no zone's (None, index)."""
-        key = (tuple(targets), tuple(free))
-        found = self.spots.get(key)
+    def _spots(self, target: frozenset, read: frozenset):
+        """The places `target` in order, and per kind they need: how many, and every spot to
+        draw from — their open slots first, then those of the places not `read` (place, open
+        slot) and no zone's (None, index)."""
+        found = self.spots.get((target, read))
         if found is not None:
             return found
+        targets = sorted(target)
+        free = [i for i in range(len(self.places)) if i not in read]
         at: Dict[str, List[tuple]] = {}
         for i in targets:
             for k, kind in enumerate(self.kinds[i]):
                 at.setdefault(kind, []).append((i, k))
         mine = {kind: len(spots) for kind, spots in at.items()}
         for i in free:
-            if i not in mine:
-                for k, kind in enumerate(self.kinds[i]):
-                    if kind in mine:
-                        at[kind].append((i, k))
+            for k, kind in enumerate(self.kinds[i]):
+                if kind in mine:
+                    at[kind].append((i, k))
         for kind, rest in self.spare.items():
             if kind in mine:
                 at[kind].extend((None, k) for k in range(len(rest)))
-        found = self.spots[key] = {kind: (mine[kind], spots) for kind, spots in at.items()}
+        found = self.spots[target, read] = (targets, {kind: (mine[kind], spots) for kind, spots in at.items()})
         return found
 
     def _swap_in(self, kind: str, i, k: int, c: int) -> None:
