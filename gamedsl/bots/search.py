@@ -166,6 +166,17 @@ class GreedyBot:
 # ---------------------------------------------------------------- ISMCTS
 
 
+# a search's default pool of worlds: one per this many iterations, within these bounds
+ITERS_PER_WORLD, FEWEST_WORLDS, MOST_WORLDS = 4, 16, 64
+
+
+def default_worlds(iters) -> int:
+    """How many worlds a search of `iters` iterations (None: a time budget) samples by default."""
+    if iters is None:
+        return MOST_WORLDS
+    return min(MOST_WORLDS, max(FEWEST_WORLDS, iters // ITERS_PER_WORLD))
+
+
 def _key(move: dict) -> str:
     return move["alt"] + repr(move["args"])
 
@@ -198,10 +209,12 @@ class MctsBot:
     over there): with both, a search where listing and rating moves is dear stays a few
     plies deep and looks at the best replies, not at random ones.
 
-    `worlds=K` (default 64) samples at most K determinizations per decision and then plays in
-    copies of them, picked at random: a sample that must match declared public facts may take many draws, and a
-    long search gains little from its thousandth world over its sixty-fourth. 0 draws a new
-    world for every iteration.
+    `worlds=K` samples at most K determinizations per decision and then plays in copies of
+    them, picked at random: a sample that must match declared public facts may take many
+    draws, and a long search gains little from its thousandth world over its sixty-fourth.
+    The default is a world per four iterations, from 16 to 64 (64 for a time budget alone):
+    a short search spends its time on moves, not on worlds it would visit once. 0 draws a
+    new world for every iteration.
     """
 
     # the most of each: what one decision could hold in memory (a tree node per iteration, a
@@ -227,7 +240,7 @@ class MctsBot:
         self.top = max(0, opts.get("top", 0))
         self.below = opts.get("below", 0)
         self.plies = opts.get("plies", 0) or math.inf  # how deep the tree may grow (0: no limit)
-        self.worlds = max(0, opts.get("worlds", 64))
+        self.worlds = max(0, opts.get("worlds", default_worlds(self.iters)))
         self._pool: list = []  # this decision's (world, root moves) pairs, while `worlds` allows
         self.rng = bot_rng(seed, seat, "mcts", opts.get("seed"))
         self.iterations = 0  # iterations run in all decisions (for benchmarks)

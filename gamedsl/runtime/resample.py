@@ -8,17 +8,23 @@ alone — no per-game code:
     zones, and in no zone at all) are dealt at random into the places they could be:
     every such zone keeps its count, a component only goes where one of its kind was,
     `sorted by` zones are sorted again;
-  * declared `public` facts must keep their values: a sample whose facts differ from the
-    real ones is drawn again (up to `tries` times; then the closest sample is kept);
+  * declared `public` facts must keep their values, seat by seat: where a seat's facts differ
+    from the real ones, the hidden places they read (as recorded while they are evaluated on
+    the sample: gamedsl/runtime/readmemo.py) are dealt again from their own components, those
+    of the places no fact reads and those in no zone, up to `tries` deals for that seat; a
+    seat whose facts read a place so dealt is looked at again, and one that still differs
+    keeps the last deal. A redeal draws only the seat's places: a component it takes from
+    elsewhere changes places with one the seat gave up, so the rest stays in a random order;
   * other seats' `secret` player vars are redrawn (their own value or the declared start
     value, the values the seat can know), and their not-yet-revealed secret choices
     (`pending["got"]`) are replaced by random legal moves;
   * the state's random generator is reseeded, so future shuffles and draws are unknown.
 
 The sample depends only on the seat's view and `rng`: the set of unseen components is the
-complement of the seen ones, and they are dealt in a fixed order, so two states that look
-the same to the seat give the same samples. What the seat was shown (`show ... to`, the
-state's `known`) stays where it lies: it is part of what the seat sees; what other seats
+complement of the seen ones, they are dealt in a fixed order, and what the facts read is
+recorded on the sample, never on the real state, so two states that look the same to the
+seat give the same samples. What the seat was shown (`show ... to`, the state's `known`)
+stays where it lies: it is part of what the seat sees; what other seats
 were shown is dropped from the sample, as the seat's view does not hold it. Limits, all
 documented in docs/bots.md: the machine's stack (locals of the rule being run) is kept as
 it is, as are component states of unseen components, and a seat remembers nothing it saw
@@ -30,8 +36,9 @@ from __future__ import annotations
 import random
 from typing import Dict, List, Tuple
 
+from gamedsl.runtime.ctx import Ctx
 from gamedsl.runtime.program import zone_seen
-from gamedsl.runtime.state import clone
+from gamedsl.runtime.readmemo import read_parts
 
 
 def unseen_by(machine, zone: str, owner: int, seat: int) -> bool:
@@ -61,73 +68,244 @@ def determinize(machine, state: dict, seat: int, rng: random.Random, tries: int 
     mine = sample.pop("known", {}).get(str(seat), [])
     if mine:
         sample["known"] = {str(seat): mine}
-    fixed = set(mine)
-    cat = machine.catalogue(sample)
-    places = _hidden_places(machine, sample, seat)
-    nowhere = [c for c, w in enumerate(sample["where"]) if w is None]
-    # Slots, in a fixed order, each with the kind of component that may fill it.
-    slot_kinds: List[str] = []
-    unseen: Dict[str, List[int]] = {}
-    for _, _, z in places:
-        comps = [z[k] for k in sorted(z)] if isinstance(z, dict) else z
-        for c in comps:
-            if c in fixed:
-                slot_kinds.append(None)
-                continue
-            slot_kinds.append(cat.kind[c])
-            unseen.setdefault(cat.kind[c], []).append(c)
-    for c in nowhere:
-        unseen.setdefault(cat.kind[c], []).append(c)
-    pools = {kind: sorted(ids) for kind, ids in unseen.items()}
-    publics = machine.p.publics
-    want = public_facts(state) if publics and public_facts else None
-    best, best_misses = None, None
-    for _ in range(max(1, tries)):
-        deal = {kind: rng.sample(ids, len(ids)) for kind, ids in pools.items()}
-        _fill(machine, sample, places, slot_kinds, deal, cat)
-        if want is None:
-            break
-        got = public_facts(sample)
-        misses = sum(1 for name in want for a, b in zip(want[name], got[name]) if a != b)
-        if misses == 0:
-            best = None
-            break
-        if best_misses is None or misses < best_misses:
-            best, best_misses = (clone(sample["zones"]), list(sample["where"])), misses
-    if best is not None:
-        sample["zones"], sample["where"] = best
+    deal = _Deal(machine, sample, seat, set(mine))
+    deal.deal_all(rng)
+    if machine.p.publics and public_facts:
+        deal.match_facts(public_facts(state), tries, rng)
     _redraw_secrets(machine, sample, seat, rng)
     sample["rng"] = rng.getrandbits(64)
     return sample
 
 
-def _fill(machine, sample: dict, places, slot_kinds: List[str], deal: Dict[str, List[int]], cat) -> None:
-    """Deal the shuffled components into the hidden slots (the rest stay in no zone); a slot
-    whose kind is None holds a component the seat was shown, and keeps it."""
-    where = sample["where"]
-    # (each kind's components in their dealt order, taken one after another)
-    dealt = {kind: iter(ids) for kind, ids in deal.items()}
-    kinds = iter(slot_kinds)
-    for name, owner, z in places:
+class _Deal:
+    """The places of a sample the seat cannot look into, and the unseen components dealt into
+    them: each place's open slots in a fixed order (a component the seat was shown keeps its
+    own), each with the kind of component that may fill it."""
+
+    def __init__(self, machine, sample: dict, seat: int, fixed: set):
+        self.machine, self.sample = machine, sample
+        self.cat = cat = machine.catalogue(sample)
+        self.places = _hidden_places(machine, sample, seat)
+        self.cells: List[list] = []       # per grid: the cells of its open slots, in order
+        self.shown: List[dict] = []       # per list zone: index -> a component the seat was shown
+        self.kinds: List[List[str]] = []  # per place: the kinds of its open slots, in order
+        self.held: List[List[int]] = []   # per place: the components now in its open slots
+        unseen: Dict[str, List[int]] = {}
+        kind_of = cat.kind
+        for _, _, z in self.places:
+            shown = {}
+            if isinstance(z, dict):
+                cells = [k for k in sorted(z) if z[k] not in fixed]
+                comps = [z[k] for k in cells]
+            else:
+                cells = None
+                if fixed:
+                    shown = {k: c for k, c in enumerate(z) if c in fixed}
+                comps = [c for c in z if c not in shown.values()] if shown else z
+            kinds = [kind_of[c] for c in comps]
+            for kind, c in zip(kinds, comps):
+                unseen.setdefault(kind, []).append(c)
+            self.cells.append(cells)
+            self.shown.append(shown)
+            self.kinds.append(kinds)
+            self.held.append([])
+        for c, w in enumerate(sample["where"]):
+            if w is None:
+                unseen.setdefault(kind_of[c], []).append(c)
+        self.pools = {kind: sorted(ids) for kind, ids in unseen.items()}
+        self.spare: Dict[str, List[int]] = {}  # kind -> the unseen components in no zone
+
+    def deal_all(self, rng: random.Random) -> None:
+        """Every unseen component dealt at random: each kind's in one random order, into the
+        slots one after another; what is left lies in no zone."""
+        dealt = {kind: iter(rng.sample(ids, len(ids))) for kind, ids in self.pools.items()}
+        for i, kinds in enumerate(self.kinds):
+            self.put(i, [next(dealt[kind]) for kind in kinds])
+        self._set_spare({kind: list(rest) for kind, rest in dealt.items()})
+
+    def _set_spare(self, spare: Dict[str, List[int]]) -> None:
+        where = self.sample["where"]
+        for rest in spare.values():
+            for c in rest:
+                where[c] = None
+        self.spare = spare
+
+    def put(self, i: int, comps: List[int]) -> None:
+        """Place i's open slots filled with `comps`, in order (a `sorted by` zone sorted again)."""
+        name, owner, z = self.places[i]
+        self.held[i] = comps
+        where = self.sample["where"]
         if isinstance(z, dict):
-            for key in sorted(z):
-                kind = next(kinds)
-                if kind is not None:  # (None: a component the seat was shown stays)
-                    c = z[key] = next(dealt[kind])
-                    where[c] = [name, owner, key]
-            continue
-        for k in range(len(z)):
-            kind = next(kinds)
-            if kind is not None:
-                z[k] = next(dealt[kind])
-        zone = machine.p.zones[name]
+            for key, c in zip(self.cells[i], comps):
+                z[key] = c
+                where[c] = [name, owner, key]
+            return
+        shown = self.shown[i]
+        if shown:
+            dealt = iter(comps)
+            z[:] = [shown[k] if k in shown else next(dealt) for k in range(len(z))]
+        else:
+            z[:] = comps
+        zone = self.machine.p.zones[name]
         if zone.sorted_by is not None:
-            z.sort(key=lambda c: zone.sort_value(cat.attrs[c]))
+            attrs = self.cat.attrs
+            z.sort(key=lambda c: zone.sort_value(attrs[c]))
         for c in z:
             where[c] = [name, owner, None]
-    for rest in dealt.values():
-        for c in rest:
+
+    # ------------------------------------------------------------ declared public facts
+    def match_facts(self, want: dict, tries: int, rng: random.Random) -> None:
+        """Redraw until every seat's public facts have their values in `want`, seat by seat:
+        a seat whose facts differ has the places they read redealt (with the places no fact
+        reads and the components in no zone), up to `tries` deals in all; a seat whose facts read
+        other places too is looked at again (see the module doc)."""
+        n = self.sample["n"]
+        names = [name for name, _, _, _ in self.machine.p.publics]
+        wanted = [[want[name][o] for name in names] for o in range(n)]
+        # (most facts read only what the seat sees, and hold at once: what they read is
+        # recorded, which costs, only once a seat's facts differ)
+        if all(self.facts(o, wanted[o], record=False)[0] for o in range(n)):
+            return
+        self._index()
+        ok, reads = [False] * n, [frozenset()] * n
+        for o in range(n):
+            ok[o], reads[o] = self.facts(o, wanted[o])
+        left = [max(0, tries - 1)] * n  # (the first deal is a try)
+        while True:
+            bad = next((o for o in range(n) if not ok[o] and left[o] and reads[o]), None)
+            if bad is None:
+                break
+            left[bad] -= 1
+            target = reads[bad]
+            self.redraw(target, frozenset().union(*reads), rng)
+            for o in range(n):
+                if o == bad or reads[o] & target:
+                    ok[o], reads[o] = self.facts(o, wanted[o])
+
+    def _index(self) -> None:
+        program = self.machine.p
+        self.every = frozenset(range(len(self.places)))
+        self.open_keys = [cells if cells is not None else [k for k in range(len(z)) if k not in shown]
+                          for cells, shown, (_, _, z) in zip(self.cells, self.shown, self.places)]
+        self.spots: Dict[tuple, tuple] = {}
+        self.resort = set()
+        self.per_player = frozenset(name for name, info in program.zones.items() if info.per_player)
+        self.place_of = {(name, owner): i for i, (name, owner, _) in enumerate(self.places)}
+        self.of_zone: Dict[str, frozenset] = {}
+        for i, (name, _, _) in enumerate(self.places):
+            self.of_zone[name] = self.of_zone.get(name, frozenset()) | {i}
+        self.unseen = frozenset(c for ids in self.pools.values() for c in ids)
+
+    def facts(self, o: int, wanted: list, record: bool = True):
+        """Whether seat o's public facts in the sample, as every view writes them, are
+        `wanted` (looked at in order, up to the first that is not), and (with `record`) the
+        places the seat cannot look into that the facts looked at read (all of them where
+        that is not known)."""
+        program, cat = self.machine.p, self.cat
+
+        def evaluate(read):
+            ctx = Ctx(program, read, {}, cat, pure=True)
+            for (_, var, fn, kind), value in zip(program.publics, wanted):
+                ctx.env = {var: o}
+                v = fn(ctx)
+                if (program.write(v, kind, cat) if kind in ("player", "component") else v) != value:
+                    return False
+            return True
+
+        if not record:
+            return evaluate(self.sample), None
+        try:
+            same, parts = read_parts(self.sample, evaluate, self.per_player)
+        except Exception:  # noqa: BLE001 - read in a way not followed: every place counts
+            return evaluate(self.sample), self.every
+        return same, self._places_read(parts)
+
+    def _places_read(self, parts) -> frozenset:
+        out = frozenset()
+        for part in parts:
+            top = part[0]
+            if top == "zones":
+                if len(part) == 3:
+                    i = self.place_of.get((part[1], part[2]))
+                    if i is not None:
+                        out |= {i}
+                elif len(part) == 2:
+                    out |= self.of_zone.get(part[1], frozenset())
+                else:
+                    return self.every
+            elif top == "where" and (len(part) == 1 or part[1] in self.unseen):
+                return self.every
+        return out
+
+    def redraw(self, target: frozenset, read: frozenset, rng: random.Random) -> None:
+        """The places `target` dealt again at random from the components in them, in the
+        places not `read` and in no zone; a component taken from a place not read or from no
+        zone changes places with one the targets gave up, at random: those places stay in a
+        random order, and keep their counts of each kind."""
+        targets, spots = self._spots(target, read)
+        held, spare = self.held, self.spare
+        dealt: Dict[str, iter] = {}
+        for kind, (mine, at) in spots.items():
+            picked = rng.sample(range(len(at)), mine)
+            # (a target's own slots come first: a pick past them takes a component from
+            # elsewhere, whose spot gets one the targets gave up)
+            kept = set(picked)
+            given_up = (held[i][k] for j, (i, k) in enumerate(at[:mine]) if j not in kept)
+            comps = []
+            for j in picked:
+                i, k = at[j]
+                comps.append(spare[kind][k] if i is None else held[i][k])
+                if j >= mine:
+                    self._swap_in(kind, i, k, next(given_up))
+            dealt[kind] = iter(comps)
+        for i in targets:
+            self.put(i, [next(dealt[kind]) for kind in self.kinds[i]])
+        for i in self.resort:
+            self.put(i, held[i])
+        self.resort.clear()
+
+    def _spots(self, target: frozenset, read: frozenset):
+        """The places `target` in order, and per kind they need: how many, and every spot to
+        draw from — their open slots first, then those of the places not `read` (place, open
+        slot) and no zone's (None, index)."""
+        found = self.spots.get((target, read))
+        if found is not None:
+            return found
+        targets = sorted(target)
+        free = [i for i in range(len(self.places)) if i not in read]
+        at: Dict[str, List[tuple]] = {}
+        for i in targets:
+            for k, kind in enumerate(self.kinds[i]):
+                at.setdefault(kind, []).append((i, k))
+        mine = {kind: len(spots) for kind, spots in at.items()}
+        for i in free:
+            for k, kind in enumerate(self.kinds[i]):
+                if kind in mine:
+                    at[kind].append((i, k))
+        for kind, rest in self.spare.items():
+            if kind in mine:
+                at[kind].extend((None, k) for k in range(len(rest)))
+        found = self.spots[target, read] = (targets, {kind: (mine[kind], spots) for kind, spots in at.items()})
+        return found
+
+    def _swap_in(self, kind: str, i, k: int, c: int) -> None:
+        """Component c into place i's open slot k (i None: into no zone, at k)."""
+        where = self.sample["where"]
+        if i is None:
+            self.spare[kind][k] = c
             where[c] = None
+            return
+        self.held[i][k] = c
+        name, owner, z = self.places[i]
+        key = self.open_keys[i][k]
+        if isinstance(z, dict):
+            z[key] = c
+            where[c] = [name, owner, key]
+        elif self.machine.p.zones[name].sorted_by is None:
+            z[key] = c
+            where[c] = [name, owner, None]
+        else:
+            self.resort.add(i)
 
 
 def _redraw_secrets(machine, sample: dict, seat: int, rng: random.Random) -> None:

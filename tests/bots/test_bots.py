@@ -116,7 +116,9 @@ def test_determinization_keeps_what_the_seat_knows():
         cat = game.catalogue(state)
         changed = 0
         for _ in range(20):
-            sample = game.resample(state, 0, rng)
+            # (a hand of four low cards is one deal in fourteen: 200 redraws leave no sample
+            # with the fact wrong in practice, where the default 50 would one in about 300)
+            sample = game.resample(state, 0, rng, 200)
             assert game.view(sample, 0) == game.view(state, 0)
             assert game.public_facts(sample) == real_low
             hand = sample["zones"]["hand"][1]
@@ -134,6 +136,55 @@ def test_determinization_keeps_what_the_seat_knows():
             assert sample["rng"] != state["rng"]
             changed += sample["zones"]["hand"][1] != state["zones"]["hand"][1]
         assert changed > 0
+
+
+def test_determinization_keeping_public_facts_does_not_depend_on_hidden_information():
+    """The hidden cards differ, the public fact about them does not: the samples are the same,
+    redraws for the fact included (what a fact reads is recorded on the sample)."""
+    game = load(str(SIM_GAMES / "low_cards.game"))
+    redrawn = 0
+    for seed in range(4):
+        state = game.new_game(2, seed)
+        cat = game.catalogue(state)
+        rank = lambda c: cat.attrs[c]["rank"]  # noqa: E731
+        other = clone(state)
+        hand, deck = other["zones"]["hand"][1], other["zones"]["deck"]
+        # a card of P2's changes places with a deck card of another rank, as low or as high
+        i, j = next((i, j) for i, c in enumerate(hand) for j, d in enumerate(deck)
+                    if rank(c) != rank(d) and (rank(c) <= 2) == (rank(d) <= 2))
+        hand[i], deck[j] = deck[j], hand[i]
+        hand.sort(key=rank)
+        for z, name, owner in ((hand, "hand", 1), (deck, "deck", -1)):
+            for c in z:
+                other["where"][c] = [name, owner, None]
+        assert game.view(other, 0) == game.view(state, 0) and other != state
+        want = game.public_facts(state)
+        for k in range(6):
+            sample = game.resample(state, 0, random.Random(k), 200)
+            assert sample == game.resample(other, 0, random.Random(k), 200)
+            assert game.public_facts(sample) == want
+            # (one try: the first deal of the same draws; where it differs, a redraw made the sample)
+            plain = game.resample(state, 0, random.Random(k), 1)
+            redrawn += plain["zones"]["hand"][1] != sample["zones"]["hand"][1]
+    assert redrawn > 0
+
+
+def test_determinization_keeps_every_seats_public_facts():
+    """Three players, two facts each about a hidden hand: every other hand is redealt until its
+    facts hold, and the hands still vary between samples."""
+    game = load(str(ROOT / "games" / "trade_tycoon.game"))
+    for seed in range(2):
+        state = game.new_game(3, seed)
+        seat = game.waiting_for(state)[0]
+        want = game.public_facts(state)
+        rng = random.Random(seed)
+        hands = set()
+        for _ in range(15):
+            sample = game.resample(state, seat, rng, 200)
+            assert game.public_facts(sample) == want
+            assert game.view(sample, seat) == game.view(state, seat)
+            hands.add(tuple(tuple(h) for s, h in enumerate(sample["zones"]["hand"]) if s != seat))
+        assert len(hands) > 10
 
 
 def test_bad_bot_specs_are_clear_errors():
@@ -286,7 +337,9 @@ def test_mcts_worlds_caps_the_determinizations_drawn_per_decision(monkeypatch):
         return resample(*args, **kwargs)
 
     monkeypatch.setattr(game, "resample", counting)
-    for spec, most in (("mcts:iters=40:worlds=3", 3), ("mcts:iters=40:worlds=0", 40), ("mcts:iters=40", 40)):
+    # (by default a world per four iterations, 16 at least)
+    for spec, most in (("mcts:iters=40:worlds=3", 3), ("mcts:iters=40:worlds=0", 40), ("mcts:iters=40", 16),
+                       ("mcts:iters=100", 25), ("mcts:iters=12", 12)):
         drawn.clear()
         bot = make_bot(spec, game, 0, 1)
         move = bot.choose(state)
