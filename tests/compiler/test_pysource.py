@@ -1,6 +1,7 @@
 """Expressions compiled to Python source (gamedsl/compiler/pysource.py) answer what the closures answer:
 the same games move for move, the same values, and the same diagnostics where a rule fails."""
 
+import ast
 import json
 from pathlib import Path
 import random
@@ -64,6 +65,14 @@ def test_every_game_plays_the_same_with_generated_code(path, moves, monkeypatch)
     assert source is not None and source.generated > 0
     # the generated code ran these games itself: it never had to leave one to the closures
     assert source.give_ups == 0
+    # the rules' names reach the generated code as values: its only texts are the state's keys
+    texts = {node.value for text in source.sources.values() for node in ast.walk(ast.parse(text))
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    assert texts <= STATE_KEYS, texts - STATE_KEYS
+
+
+STATE_KEYS = {"vars", "pvars", "cstate", "zones", "flow", "current", "start", "round", "n",
+              "player", "component", "cell", "value"}
 
 
 ERRORS = COUNTER + '''
@@ -183,3 +192,60 @@ def test_a_failing_listing_gives_the_closures_diagnostic(guard, lists, tmp_path,
             game.legal_moves(state, 0)
         errors.append((err.value.code, err.value.message, str(err.value.span)))
     assert errors[1] == errors[0]
+
+
+SHARED = '''
+game "Shared"
+players 2
+kind stone:
+  copies 1 per player
+zone supply of stone: public
+zone board of stone: grid 3 by 3, public
+var k: number = 0
+def held(c: cell) = at(board, c) != none and at(board, c).owner == start_player and at(board, c).owner != none
+
+setup:
+  move stone to supply
+  move first(supply) to board at (0, 0)
+  while k < LIMIT and held((0, 0)) and [held(c) for c in [(0, 0), (0, 0)]] == [true, true]:
+    k += 1
+
+turn:
+  end game
+
+score of p: k
+'''
+
+
+def test_a_value_read_once_is_charged_as_often_as_it_is_read(tmp_path, monkeypatch):
+    """`at(board, c)` read three times in `held` is read once by the generated code, but
+    charged three times: a loop calling it runs out of steps at the same turn of the loop."""
+    path = tmp_path / "shared.game"
+    sources = []
+
+    def stops(limit: int, generate: bool) -> bool:
+        path.write_text(SHARED.replace("LIMIT", str(limit)))
+        monkeypatch.setattr(ExprCompiler, "generate", generate)
+        game = load(str(path), max_steps=400)
+        try:
+            state = game.new_game(2)
+        except RuleError as err:
+            assert err.code == "E501"
+            return True
+        finally:
+            if generate:
+                sources.append(game.snippets.source)
+        assert game.scores(state) == [limit, limit]
+        return False
+
+    def first_stopping(generate: bool) -> int:
+        low, high = 1, 400  # (the loop ends by itself at `low`, runs out of steps at `high`)
+        assert not stops(low, generate) and stops(high, generate)
+        while high - low > 1:
+            mid = (low + high) // 2
+            low, high = (low, mid) if stops(mid, generate) else (mid, high)
+        return high
+
+    assert first_stopping(True) == first_stopping(False)
+    held = [text for text in sources[-1].sources.values() if "_at_grid" in text]
+    assert held and held[0].count("_at_grid") == 1 and held[0].count("_again(ctx, 2,") == 2
