@@ -125,6 +125,25 @@ def _enter(block: int, owner: str) -> List[str]:
             "ctx.env = env"]
 
 
+def _evaluated(fn, const: str, target: str, consts: List[str]) -> List[str]:
+    """`target = const(ctx)`, with the expression's own code written here where it can be
+    (gamedsl/compiler/pysource.py's `inline`: names and texts of the rules stay values of its
+    namespace, bound in `make`); should that code meet anything but the common case, the
+    expression's closures answer or raise the diagnostic, from the work counted before."""
+    spec = getattr(fn, "generated_from", None)
+    written = spec[0].inline(spec[1], spec[2]) if spec is not None else None
+    if written is None:
+        return [f"{target} = {const}(ctx)"]
+    lines, code, names = written
+    for line in [f"G = {const}.generated_from[0].ns"] + [f"{n} = G[{n!r}]" for n in names]:
+        if line not in consts or line.startswith("G = "):
+            consts.append(line)
+    return (["_wk = ctx.work", "try:"] + ["    " + line for line in lines]
+            + [f"    {target} = {code}",
+               "except Exception:  # noqa: BLE001 - the closures judge (see pysource.py)",
+               f"    {target} = _gave_up(ctx, _wk, {const})"])
+
+
 def _handled(st, consts) -> List[str]:
     consts.append(f"h{st.sid} = H[type(s{st.sid})]")
     lines = [_RESET, f"h{st.sid}(state, ctx, s{st.sid})"]
@@ -216,7 +235,8 @@ def _move(st, info, consts: List[str]) -> List[str]:
     sid = st.sid
     consts += [f"w{sid} = s{sid}.what", f"zn{sid} = s{sid}.zone"] + _zone_consts(sid)
     proven = st.kinds is not None and st.kinds <= frozenset(info.kinds)
-    lines = [_RESET, f"x = w{sid}(ctx)", "cs = x if type(x) is list else [x]", "K = ctx.cat.kind"]
+    lines = [_RESET, *_evaluated(st.what, f"w{sid}", "x", consts), "cs = x if type(x) is list else [x]",
+             "K = ctx.cat.kind"]
     if not proven:
         lines += ["for c in cs:",
                   "    if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(K)):",
@@ -242,7 +262,7 @@ def _draw(st, src, dst, consts: List[str]) -> List[str]:
     consts += [f"n{sid} = s{sid}.count", f"sr{sid} = s{sid}.source", f"ds{sid} = s{sid}.dest",
                f"sn{sid} = s{sid}.zones[0]", f"zn{sid} = s{sid}.zones[1]"] + _zone_consts(sid)
     proven = frozenset(src.kinds) <= frozenset(dst.kinds)
-    lines = [_RESET, f"n = n{sid}(ctx)",
+    lines = [_RESET, *_evaluated(st.count, f"n{sid}", "n", consts),
              "if not is_number(n):",
              f"    raise RuleError('E504', f\"'draw' needs a number, not {{plain(n)}}\", s{sid}.span)",
              f"src = sr{sid}(ctx)", f"o = ds{sid}(ctx)[1]", "so = src[1]",
@@ -265,7 +285,7 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         return []
     if cls is P.SayStmt and st.to is None:  # (the interpreter's _do_say, for every seat)
         consts += [f"ms{sid} = s{sid}.message", f"mk{sid} = s{sid}.kind"]
-        return [_RESET, f"x = ms{sid}(ctx)",
+        return [_RESET, *_evaluated(st.message, f"ms{sid}", "x", consts),
                 f"if isinstance(x, list): sized(x, s{sid}.span)",
                 f"state['said'].append(write(x, mk{sid}, ctx.cat))"]
     if cls is P.MoveStmt and st.cell is None and st.zone is not None:
@@ -278,13 +298,13 @@ def _stmt(st, consts: List[str], program) -> List[str]:
             return _draw(st, src, dst, consts)
     if cls is P.LetStmt:
         consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.name"]
-        return [_RESET, f"x = v{sid}(ctx)",
+        return [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts),
                 f"if isinstance(x, (str, list)): sized(x, s{sid}.span)",
                 f"env[n{sid}] = x"]
     if cls is P.AssignStmt and st.target[0] in ("local", "global"):
         consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.target[1]"]
         into = "env" if st.target[0] == "local" else "state['vars']"
-        lines = [_RESET, f"x = v{sid}(ctx)", f"c = {into}"]
+        lines = [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts), f"c = {into}"]
         if st.op != "=":
             sign = {"+=": "+", "-=": "-", "*=": "*"}[st.op]
             # (whole numbers within the bounds first: the common case, all checks passed)
@@ -300,13 +320,16 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         lines += [f"if isinstance(x, (str, list)): sized(x, s{sid}.span)", f"c[n{sid}] = x"]
         return lines
     if cls is P.IfStmt:
-        lines = [_RESET]
-        for j, (_, block) in enumerate(st.branches):
+        lines, indent = [_RESET], ""
+        for j, (cond, block) in enumerate(st.branches):
             consts.append(f"c{sid}_{j} = s{sid}.branches[{j}][0]")
-            lines += [("if" if j == 0 else "elif") + f" c{sid}_{j}(ctx):"]
-            lines += ["    " + line for line in _enter(block, "frame")]
+            if j > 0:
+                lines.append(indent + "else:")
+                indent += "    "
+            lines += [indent + line for line in _evaluated(cond, f"c{sid}_{j}", "_t", consts)]
+            lines += [indent + "if _t:"] + [indent + "    " + line for line in _enter(block, "frame")]
         if st.orelse is not None:
-            lines += ["else:"] + ["    " + line for line in _enter(st.orelse, "frame")]
+            lines += [indent + "else:"] + [indent + "    " + line for line in _enter(st.orelse, "frame")]
         return lines
     if cls is P.CallStmt:
         consts += [f"p{sid} = procs[s{sid}.proc]", f"a{sid} = s{sid}.args"]
@@ -329,7 +352,7 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         return lines
     if cls is P.ForStmt:
         consts += [f"v{sid} = s{sid}.items", f"n{sid} = s{sid}.var"]
-        return ([_RESET, f"x = v{sid}(ctx)",
+        return ([_RESET, *_evaluated(st.items, f"v{sid}", "x", consts),
                 "if not isinstance(x, list):",
                 f"    raise RuleError('E504', f\"'for' needs a list, not {{plain(x)}}\", s{sid}.span)",
                 f"lf = {{'k': 'for', 's': {sid}, 'b': {st.body}, 'var': n{sid}, 'items': list(x), 'n': 0}}",
@@ -345,8 +368,9 @@ def _stmt(st, consts: List[str], program) -> List[str]:
                  "while True:",
                  "    steps += 1",
                  f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
-                 "    " + _ACCOUNT,
-                 f"    if not v{sid}(ctx): break"]
+                 "    " + _ACCOUNT]
+                + ["    " + line for line in _evaluated(st.cond, f"v{sid}", "_t", consts)]
+                + ["    if not _t: break"]
                 + ["    " + line for line in _enter(st.body, "lf")]
                 + ["stack.pop()"])
     if cls is P.RepeatStmt:
@@ -354,7 +378,7 @@ def _stmt(st, consts: List[str], program) -> List[str]:
             lines = ["left = -1"]
         else:
             consts.append(f"v{sid} = s{sid}.count")
-            lines = [_RESET, f"x = v{sid}(ctx)",
+            lines = [_RESET, *_evaluated(st.count, f"v{sid}", "x", consts),
                      "if not is_number(x):",
                      f"    raise RuleError('E504', f\"'repeat' needs a number, not {{plain(x)}}\", s{sid}.span)",
                      "left = max(0, int(x))"]

@@ -345,6 +345,7 @@ class SourceCompiler:
         self.ex = ex          # the closure compiler: its decisions, closures and local kinds
         self.d = ex.d
         self.ns: dict = dict(_RUNTIME)
+        self.ns["_gave_up"] = self._gave_up
         self.defs: Dict[str, str] = {}     # def name -> its Python function's name
         self.failed_defs: set = set()
         self.sources: Dict[str, str] = {}  # each generated function's source, by its name
@@ -396,6 +397,29 @@ class SourceCompiler:
                 ctx.work = work
                 return None
         return run
+
+    def inline(self, e, scope: frozenset):
+        """`e` written into a block's function (gamedsl/compiler/backend.py): (lines to run
+        first, the expression's code, the names of this namespace they use), reading `ctx` and
+        nothing else; None if it cannot be written. Any exception they raise means: run the
+        closures (`_gave_up`, which counts it)."""
+        frame = _Frame({}, set(scope))
+        try:
+            code = self._unshared(frame, self._gen(e, frame))
+        except Unsupported:
+            return None
+        lines = ["_dp = ctx.depth"] if "_dp" in code else []
+        lines += [line.strip() for line in self._prologue(frame)]
+        used = set(re.findall(r"\b_[A-Za-z_]*[0-9]*\b", "\n".join(lines + [code])))
+        self.generated += 1
+        return lines, code, sorted(n for n in used if n in self.ns) + ["_gave_up"]
+
+    def _gave_up(self, ctx, work: int, closure):
+        """What a block runs when an expression written into it gives up: its closures, from
+        the work it started with."""
+        self.give_ups += 1
+        ctx.work = work
+        return closure(ctx)
 
     def _ready(self, slot: list, write):
         """One more run of a slot's expression: its generated function once it has warmed up

@@ -234,3 +234,27 @@ def test_moves_count_against_the_step_budget_alike(tmp_path):
         assert failures[0] == failures[1], (budget, failures)
         outcomes.add(failures[0] is None)
     assert outcomes == {True, False}  # (the range holds the budget the loop needs)
+
+
+@pytest.mark.parametrize("statement", [
+    "let x = half(n) + 1",
+    "n = half(n) * 2",
+    "if n > 1:\n    n += 1\n  elif half(n) > 1:\n    n += 2",
+    "while half(n) > 1:\n    n += 1",
+    "for x in [1, half(n)]:\n    n += 1",
+    "repeat half(n) times:\n    n += 1",
+])
+def test_an_expression_written_into_a_block_fails_as_the_interpreter_says(statement, tmp_path):
+    """A block's expressions run as code written into its function; where that code meets
+    something else than the common case (here 10 / 0), the closures say what is wrong."""
+    path = tmp_path / "fail.game"
+    path.write_text("game \"Fail\"\nplayers 2\nvar n: number = 0\ndef half(k: number) = 10 / k\n"
+                    f"turn:\n  {statement}\n  end game\nscore of p: n\n")
+    failures = []
+    for name in ("interpreter", "compiled"):
+        game = load(str(path), backend=name)
+        with pytest.raises(RuleError) as err:
+            game.new_game(2)
+        failures.append((str(err.value), err.value.diagnostic().span))
+    assert failures[0] == failures[1] and failures[0][1].line == 4
+    assert game.snippets.source.give_ups == 1  # (the written code gave up, once)
