@@ -261,6 +261,17 @@ def _g_last(ctx, v):
     raise GiveUp
 
 
+def _g_range(ctx, a, b):
+    """`range(a, b)` of two whole numbers, its items charged as the built-in charges them."""
+    if type(a) is int and type(b) is int and b - a <= 100_000:
+        out = list(range(a, b + 1))
+        ctx.work += len(out)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+        return out
+    raise GiveUp
+
+
 # Functions on whole numbers and lists as the generated code calls them: the common case
 # only (anything else gives up, and the closures' version answers or says what is wrong).
 _PLAIN_FUNCTIONS = {"len": "_g_len", "abs": "_g_abs", "min": "_g_min", "max": "_g_max", "sum": "_g_sum",
@@ -302,11 +313,17 @@ _RUNTIME = {
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
-    "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last,
+    "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
 }
 
 
 # ---------------------------------------------------------------- the generator
+
+
+def _truth(e) -> bool:
+    """Whether the generated code of `e` gives True or False, nothing else (so `and` and `or`
+    of two of them need not make their value one)."""
+    return isinstance(e, (A.Compare, A.Not, A.And, A.Or, A.Bool))
 
 
 # the checker's types whose values are never lists
@@ -727,6 +744,8 @@ class SourceCompiler:
         ranked = self.ex.ranked_call(e)
         if ranked is not None:
             return f"{self._const(ranked)}(ctx, {self._const(e.span)}, _charged(ctx, {self._gen(e.args[0], frame)}))"
+        if e.name == "range" and len(e.args) == 2:  # (two numbers: nothing to charge but the items)
+            return f"_g_range(ctx, {self._gen(e.args[0], frame)}, {self._gen(e.args[1], frame)})"
         plain = _PLAIN_FUNCTIONS.get(e.name)
         if plain is not None and len(e.args) == 1:
             return f"{plain}(ctx, {self._gen(e.args[0], frame)})"  # (charging a list as _charged)
@@ -799,11 +818,15 @@ class SourceCompiler:
     def _And(self, e, frame):
         left = self._gen(e.left, frame)
         right = self._branch(frame, lambda: self._gen(e.right, frame))
+        if _truth(e.left) and _truth(e.right):
+            return f"({left} and {right})"
         return f"(True if ({left}) and ({right}) else False)"
 
     def _Or(self, e, frame):
         left = self._gen(e.left, frame)
         right = self._branch(frame, lambda: self._gen(e.right, frame))
+        if _truth(e.left) and _truth(e.right):
+            return f"({left} or {right})"
         return f"(True if ({left}) or ({right}) else False)"
 
     def _Not(self, e, frame):

@@ -103,6 +103,8 @@ def grow(t: text, n: number) = t if n < 1 else grow(t + t, n - 1)
     "-999999999999999 - 2",
     "sum([999999999999999, 2])",
     "grow(\"ab\", 25)",  # a text of more than a million letters
+    "range(1, 200000)",
+    "len([range(1, 100000) for n in range(1, 30)])",  # 3 million numbers made
 ])
 def test_a_failing_expression_gives_the_closures_diagnostic(text, tmp_path, monkeypatch):
     path = tmp_path / "g.game"
@@ -128,6 +130,7 @@ def test_a_failing_expression_gives_the_closures_diagnostic(text, tmp_path, monk
     ("[\"a\" + \"b\", 999999999999999 + 0, -999999999999999 - 0, abs(-3), min([4, 2]), max([4, 2])]",
      ["ab", 999999999999999, -999999999999999, 3, 2, 4]),
     ("[len(\"abc\"), sum([1, 2]), sum([]), len(grow(\"a\", 3))]", [3, 3, 0, 8]),
+    ("[range(2, 4), range(3, 2), [n for n in range(1, 3) if n > 1 and (n < 3 or n == 9)]]", [[2, 3, 4], [], [2]]),
 ])
 def test_generated_values(text, value, tmp_path, monkeypatch):
     path = tmp_path / "g.game"
