@@ -349,6 +349,8 @@ class _Frame:
         self.known: Dict[str, tuple] = {}
         self.iterable = 0  # inside a comprehension's source: Python binds no name there
         self.kept: List[tuple] = []  # (name, code keeping the value, code of the value)
+        self.branches = 0  # inside code that may not run (or runs once per item)
+        self.hoisted: List[str] = []  # statements run before the expression (grid reads)
 
 
 class SourceCompiler:
@@ -367,6 +369,7 @@ class SourceCompiler:
         self.failed_defs: set = set()
         self.sources: Dict[str, str] = {}  # each generated function's source, by its name
         self._names: Dict[str, str] = {}   # a rule's name -> the Python name holding it
+        self._grid_reads: Dict[str, tuple] = {}  # code of an _at_grid call -> (zone, cell)
         self.generated = 0    # expressions running as generated code
         self.give_ups = 0     # times the generated code left an expression to the closures
         self._counter = 0
@@ -453,6 +456,7 @@ class SourceCompiler:
 
     def _filter_function(self, guard, scope, params):
         frame = _Frame({p: f"_p{i}" for i, p in enumerate(params)}, set(scope))
+        frame.branches = 1  # (the guard runs once per combination)
         test = self._unshared(frame, self._gen(guard, frame))
         names = ", ".join(frame.names[p] for p in params)
         name = self._fresh("filter")
@@ -484,7 +488,7 @@ class SourceCompiler:
         if frame.reads:
             lines.append("    _env = ctx.env")
             lines += [f"    {py} = _env[{self._name(name)}]" for name, py in frame.reads.items()]
-        return lines
+        return lines + ["    " + line for line in frame.hoisted]
 
     def _define(self, source: str, name: str) -> None:
         try:
@@ -579,6 +583,17 @@ class SourceCompiler:
             return code
         py = self._fresh("t")
         frame.known[key] = (py, work)
+        grid = self._grid_reads.get(code)
+        if grid is not None and not frame.branches:
+            # a cell read that always runs: written out before the expression, without a call
+            frame.hoisted += [f"_c = {grid[1]}",
+                              "if type(_c) is not list: raise _GiveUp",
+                              "ctx.work += len(_c)",
+                              "if ctx.work > _MAX_WORK or len(_c) != 2: raise _GiveUp",
+                              "_x, _y = _c",
+                              "if type(_x) is not int or type(_y) is not int: raise _GiveUp",
+                              f"{py} = {grid[0]}.get(f'{{_x}},{{_y}}')"]
+            return py
         kept = f"({py} := {code})"
         frame.kept.append((py, kept, code))
         return kept
@@ -647,10 +662,12 @@ class SourceCompiler:
     def _branch(self, frame, build):
         """`build()`, whose code may not run: what it computes is not known after it."""
         known = dict(frame.known)
+        frame.branches += 1
         try:
             return build()
         finally:
             frame.known = known
+            frame.branches -= 1
 
     def _Number(self, e, frame):
         return self._const(e.value)
@@ -760,7 +777,10 @@ class SourceCompiler:
             zone_type = self.d.types.get(e.args[0]) if self.d.types else None
             if isinstance(zone_type, T.Zone) and zone_type.grid and not zone_type.per_player:
                 frame.uses_state = True
-                return f"_at_grid(ctx, _st['zones'][{self._name(e.args[0].name)}], {self._gen(e.args[1], frame)})"
+                zone, cell = f"_st['zones'][{self._name(e.args[0].name)}]", self._gen(e.args[1], frame)
+                code = f"_at_grid(ctx, {zone}, {cell})"
+                self._grid_reads[code] = (zone, cell)
+                return code
             return f"_at_shared(ctx, {impl}, {span}, {self._name(e.args[0].name)}, {self._gen(e.args[1], frame)})"
         args = []
         for i, a in enumerate(e.args):

@@ -72,7 +72,7 @@ def test_every_game_plays_the_same_with_generated_code(path, moves, monkeypatch)
 
 
 STATE_KEYS = {"vars", "pvars", "cstate", "zones", "flow", "current", "start", "round", "n",
-              "player", "component", "cell", "value"}
+              "player", "component", "cell", "value", ","}  # (",": a grid's key, f"{x},{y}")
 
 
 ERRORS = COUNTER + '''
@@ -250,5 +250,5 @@ def test_a_value_read_once_is_charged_as_often_as_it_is_read(tmp_path, monkeypat
         return high
 
     assert first_stopping(True) == first_stopping(False)
-    held = [text for text in sources[-1].sources.values() if "_at_grid" in text]
-    assert held and held[0].count("_at_grid") == 1 and held[0].count("_again(ctx, 2,") == 2
+    held = [text for text in sources[-1].sources.values() if ".get(f'{_x},{_y}')" in text]
+    assert held and held[0].count("_again(ctx, 2,") == 2 and "_at_grid" not in held[0]
