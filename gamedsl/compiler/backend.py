@@ -4,7 +4,8 @@ The interpreter (gamedsl.runtime.machine) walks a block statement by statement, 
 statement's handler by its record's class and making a context for it. Here each block
 becomes one Python function that carries out its statements in a row, with the simple ones
 (`let`, `pass`, assignments to locals and game variables, `if`, `for`, `repeat`, `while`,
-procedure calls, `say` to every seat) written out in place. A `move` or `draw` into a zone that
+procedure calls, `say` to every seat) written out in place, and their expressions too
+(gamedsl/compiler/pysource.py's `inline`; the closures answer where that code gives up). A `move` or `draw` into a zone that
 is a list (not a grid) is written out for that zone, whose name the statement keeps: the
 interpreter's checks in its order, with its work, but the component checks dropped where the
 checker proves the components' kinds fit (or, for a draw, the pile's kinds do). The others

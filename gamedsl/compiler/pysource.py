@@ -5,7 +5,15 @@ its tree is written out as one Python function — local names as Python variabl
 comprehensions as Python's, each `def` as a Python function calling the others directly —
 compiled with `compile()` and run from then on. Python runs that much faster than a tree of
 closures, each a call: the scores and guards a search evaluates at every step are mostly
-comprehensions over zones and calls of defs.
+comprehensions over zones and calls of defs. The expressions of a block's statements are
+written straight into the block's function (`inline`, used by gamedsl/compiler/backend.py).
+
+As in the blocks' source, the rules' names never become code: a name (a variable's, a
+zone's, an attribute's, a def's) is a value of the namespace the code runs in, and the
+source mentions only the generator's identifiers, numbers and the state's own keys. The
+checker's types decide which reads are direct (a component's attribute or state, a player's
+variable, a grid's cell). A reading of one value made twice in an expression is made once
+where the first one always runs before the second (see `_shared_work`).
 
 The generated code covers the way values go when nothing is wrong. Whenever it meets
 anything else — a value of an unexpected kind, a missing name, a table without the row, too
