@@ -108,6 +108,11 @@ _GO_ON = (P.MoveStmt, P.DrawStmt, P.ShuffleStmt, P.SayStmt, P.ShowStmt, P.NextTu
 _STOP = (P.ChooseStmt, P.BreakStmt, P.ReturnStmt)
 
 
+# Beyond this many branches of an `if`, its conditions are called, not written in the block
+# (each written condition nests the next branch one level deeper; Python allows 100 levels).
+_NESTED_IFS = 12
+
+
 # A nested block (a branch, a loop's body, a procedure) is run by a direct call of its
 # function once its frame is pushed, as the run loop would run it next; back here, this
 # block goes on if that frame is done, else returns to the run loop. Beyond this many frames
@@ -320,7 +325,16 @@ def _stmt(st, consts: List[str], program) -> List[str]:
             return lines
         lines += [f"if isinstance(x, (str, list)): sized(x, s{sid}.span)", f"c[n{sid}] = x"]
         return lines
-    if cls is P.IfStmt:
+    if cls is P.IfStmt and len(st.branches) > _NESTED_IFS:
+        lines = [_RESET]
+        for j, (_, block) in enumerate(st.branches):
+            consts.append(f"c{sid}_{j} = s{sid}.branches[{j}][0]")
+            lines += [("if" if j == 0 else "elif") + f" c{sid}_{j}(ctx):"]
+            lines += ["    " + line for line in _enter(block, "frame")]
+        if st.orelse is not None:
+            lines += ["else:"] + ["    " + line for line in _enter(st.orelse, "frame")]
+        return lines
+    if cls is P.IfStmt:  # (each condition's code before its test: one `else:` deeper a branch)
         lines, indent = [_RESET], ""
         for j, (cond, block) in enumerate(st.branches):
             consts.append(f"c{sid}_{j} = s{sid}.branches[{j}][0]")

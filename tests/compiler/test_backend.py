@@ -258,3 +258,14 @@ def test_an_expression_written_into_a_block_fails_as_the_interpreter_says(statem
         failures.append((str(err.value), err.value.diagnostic().span))
     assert failures[0] == failures[1] and failures[0][1].line == 4
     assert game.snippets.source.give_ups == 1  # (the written code gave up, once)
+
+
+def test_a_long_chain_of_elif_plays_alike(tmp_path):
+    """Conditions written into the block nest each branch deeper: a long chain still compiles."""
+    branches = "".join(f"  elif n == {k}:\n    n += {k}\n" for k in range(1, 120))
+    path = tmp_path / "chain.game"
+    path.write_text(f"game \"Chain\"\nplayers 2\nvar n: number = 5\nturn:\n  if n == 0:\n    n += 1\n{branches}"
+                    "  else:\n    n += 1000\n  end game\nscore of p: n\n")
+    for name in ("interpreter", "compiled"):
+        game = load(str(path), backend=name)
+        assert game.scores(game.new_game(2)) == [10, 10]
