@@ -4,7 +4,8 @@ The interpreter (gamedsl.runtime.machine) walks a block statement by statement, 
 statement's handler by its record's class and making a context for it. Here each block
 becomes one Python function that carries out its statements in a row, with the simple ones
 (`let`, `pass`, assignments to locals and game variables, `if`, `for`, `repeat`, `while`,
-procedure calls, `say` to every seat) written out in place. A `move` or `draw` into a zone that
+procedure calls, `say` to every seat) written out in place, and their expressions too
+(gamedsl/compiler/pysource.py's `inline`; the closures answer where that code gives up). A `move` or `draw` into a zone that
 is a list (not a grid) is written out for that zone, whose name the statement keeps: the
 interpreter's checks in its order, with its work, but the component checks dropped where the
 checker proves the components' kinds fit (or, for a draw, the pile's kinds do). The others
@@ -120,6 +121,11 @@ _GO_ON = (P.MoveStmt, P.DrawStmt, P.ShuffleStmt, P.SayStmt, P.ShowStmt, P.NextTu
 _STOP = (P.ChooseStmt, P.BreakStmt, P.ReturnStmt)
 
 
+# Beyond this many branches of an `if`, its conditions are called, not written in the block
+# (each written condition nests the next branch one level deeper; Python allows 100 levels).
+_NESTED_IFS = 12
+
+
 # A nested block (a branch, a loop's body, a procedure) is run by a direct call of its
 # function once its frame is pushed, as the run loop would run it next; back here, this
 # block goes on if that frame is done, else returns to the run loop. Beyond this many frames
@@ -136,6 +142,25 @@ def _enter(block: int, owner: str) -> List[str]:
             f"if not stack or stack[-1] is not {owner} or state['pending'] is not None "
             "or state['flow']['over']: return steps",
             "ctx.env = env"]
+
+
+def _evaluated(fn, const: str, target: str, consts: List[str]) -> List[str]:
+    """`target = const(ctx)`, with the expression's own code written here where it can be
+    (gamedsl/compiler/pysource.py's `inline`: names and texts of the rules stay values of its
+    namespace, bound in `make`); should that code meet anything but the common case, the
+    expression's closures answer or raise the diagnostic, from the work counted before."""
+    spec = getattr(fn, "generated_from", None)
+    written = spec[0].inline(spec[1], spec[2]) if spec is not None else None
+    if written is None:
+        return [f"{target} = {const}(ctx)"]
+    lines, code, names = written
+    for line in [f"G = {const}.generated_from[0].ns"] + [f"{n} = G[{n!r}]" for n in names]:
+        if line not in consts or line.startswith("G = "):
+            consts.append(line)
+    return (["_wk = ctx.work", "try:"] + ["    " + line for line in lines]
+            + [f"    {target} = {code}",
+               "except Exception:  # noqa: BLE001 - the closures judge (see pysource.py)",
+               f"    {target} = _gave_up(ctx, _wk, {const})"])
 
 
 def _handled(st, consts) -> List[str]:
@@ -229,7 +254,8 @@ def _move(st, info, consts: List[str]) -> List[str]:
     sid = st.sid
     consts += [f"w{sid} = s{sid}.what", f"zn{sid} = s{sid}.zone"] + _zone_consts(sid)
     proven = st.kinds is not None and st.kinds <= frozenset(info.kinds)
-    lines = [_RESET, f"x = w{sid}(ctx)", "cs = x if type(x) is list else [x]", "K = ctx.cat.kind"]
+    lines = [_RESET, *_evaluated(st.what, f"w{sid}", "x", consts), "cs = x if type(x) is list else [x]",
+             "K = ctx.cat.kind"]
     if not proven:
         lines += ["for c in cs:",
                   "    if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(K)):",
@@ -255,7 +281,7 @@ def _draw(st, src, dst, consts: List[str]) -> List[str]:
     consts += [f"n{sid} = s{sid}.count", f"sr{sid} = s{sid}.source", f"ds{sid} = s{sid}.dest",
                f"sn{sid} = s{sid}.zones[0]", f"zn{sid} = s{sid}.zones[1]"] + _zone_consts(sid)
     proven = frozenset(src.kinds) <= frozenset(dst.kinds)
-    lines = [_RESET, f"n = n{sid}(ctx)",
+    lines = [_RESET, *_evaluated(st.count, f"n{sid}", "n", consts),
              "if not is_number(n):",
              f"    raise RuleError('E504', f\"'draw' needs a number, not {{plain(n)}}\", s{sid}.span)",
              f"src = sr{sid}(ctx)", f"o = ds{sid}(ctx)[1]", "so = src[1]",
@@ -306,7 +332,7 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         return []
     if cls is P.SayStmt and st.to is None:  # (the interpreter's _do_say, for every seat)
         consts += [f"ms{sid} = s{sid}.message", f"mk{sid} = s{sid}.kind"]
-        return [_RESET, f"x = ms{sid}(ctx)",
+        return [_RESET, *_evaluated(st.message, f"ms{sid}", "x", consts),
                 f"if isinstance(x, list): sized(x, s{sid}.span)",
                 f"state['said'].append(write(x, mk{sid}, ctx.cat))"]
     if cls is P.MoveStmt and st.cell is None and st.zone is not None:
@@ -319,13 +345,13 @@ def _stmt(st, consts: List[str], program) -> List[str]:
             return _draw(st, src, dst, consts)
     if cls is P.LetStmt:
         consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.name"]
-        return [_RESET, f"x = v{sid}(ctx)",
+        return [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts),
                 f"if isinstance(x, (str, list)): sized(x, s{sid}.span)",
                 f"env[n{sid}] = x"]
     if cls is P.AssignStmt and st.target[0] in ("local", "global"):
         consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.target[1]"]
         into = "env" if st.target[0] == "local" else "state['vars']"
-        lines = [_RESET, f"x = v{sid}(ctx)", f"c = {into}"]
+        lines = [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts), f"c = {into}"]
         if st.op != "=":
             sign = {"+=": "+", "-=": "-", "*=": "*"}[st.op]
             # (whole numbers within the bounds first: the common case, all checks passed)
@@ -342,7 +368,7 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         return lines
     if cls is P.AssignStmt and st.target[0] in ("pvar", "cstate"):
         return _assign_owned(st, consts)
-    if cls is P.IfStmt:
+    if cls is P.IfStmt and len(st.branches) > _NESTED_IFS:
         lines = [_RESET]
         for j, (_, block) in enumerate(st.branches):
             consts.append(f"c{sid}_{j} = s{sid}.branches[{j}][0]")
@@ -350,6 +376,18 @@ def _stmt(st, consts: List[str], program) -> List[str]:
             lines += ["    " + line for line in _enter(block, "frame")]
         if st.orelse is not None:
             lines += ["else:"] + ["    " + line for line in _enter(st.orelse, "frame")]
+        return lines
+    if cls is P.IfStmt:  # (each condition's code before its test: one `else:` deeper a branch)
+        lines, indent = [_RESET], ""
+        for j, (cond, block) in enumerate(st.branches):
+            consts.append(f"c{sid}_{j} = s{sid}.branches[{j}][0]")
+            if j > 0:
+                lines.append(indent + "else:")
+                indent += "    "
+            lines += [indent + line for line in _evaluated(cond, f"c{sid}_{j}", "_t", consts)]
+            lines += [indent + "if _t:"] + [indent + "    " + line for line in _enter(block, "frame")]
+        if st.orelse is not None:
+            lines += [indent + "else:"] + [indent + "    " + line for line in _enter(st.orelse, "frame")]
         return lines
     if cls is P.CallStmt:
         consts += [f"p{sid} = procs[s{sid}.proc]", f"a{sid} = s{sid}.args"]
@@ -372,7 +410,7 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         return lines
     if cls is P.ForStmt:
         consts += [f"v{sid} = s{sid}.items", f"n{sid} = s{sid}.var"]
-        return ([_RESET, f"x = v{sid}(ctx)",
+        return ([_RESET, *_evaluated(st.items, f"v{sid}", "x", consts),
                 "if not isinstance(x, list):",
                 f"    raise RuleError('E504', f\"'for' needs a list, not {{plain(x)}}\", s{sid}.span)",
                 f"lf = {{'k': 'for', 's': {sid}, 'b': {st.body}, 'var': n{sid}, 'items': list(x), 'n': 0}}",
@@ -388,8 +426,9 @@ def _stmt(st, consts: List[str], program) -> List[str]:
                  "while True:",
                  "    steps += 1",
                  f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
-                 "    " + _ACCOUNT,
-                 f"    if not v{sid}(ctx): break"]
+                 "    " + _ACCOUNT]
+                + ["    " + line for line in _evaluated(st.cond, f"v{sid}", "_t", consts)]
+                + ["    if not _t: break"]
                 + ["    " + line for line in _enter(st.body, "lf")]
                 + ["stack.pop()"])
     if cls is P.RepeatStmt:
@@ -397,7 +436,7 @@ def _stmt(st, consts: List[str], program) -> List[str]:
             lines = ["left = -1"]
         else:
             consts.append(f"v{sid} = s{sid}.count")
-            lines = [_RESET, f"x = v{sid}(ctx)",
+            lines = [_RESET, *_evaluated(st.count, f"v{sid}", "x", consts),
                      "if not is_number(x):",
                      f"    raise RuleError('E504', f\"'repeat' needs a number, not {{plain(x)}}\", s{sid}.span)",
                      "left = max(0, int(x))"]

@@ -58,8 +58,11 @@ class ExprCompiler:
         fn = self._expr(e, scope)
         if pure:
             fn = _pure(fn)
-        if self.generate and worth_generating(e):
-            return self._source().root(e, frozenset(scope), fn)
+        if self.generate:
+            if worth_generating(e):
+                fn = self._source().root(e, frozenset(scope), fn)
+            # (for writing it into a block's function: see backend.py and pysource.inline)
+            fn.generated_from = (self._source(), e, frozenset(scope))
         return fn
 
     def guard_filter(self, guard, scope: Set[str], params: list):

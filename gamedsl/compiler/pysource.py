@@ -5,7 +5,15 @@ its tree is written out as one Python function — local names as Python variabl
 comprehensions as Python's, each `def` as a Python function calling the others directly —
 compiled with `compile()` and run from then on. Python runs that much faster than a tree of
 closures, each a call: the scores and guards a search evaluates at every step are mostly
-comprehensions over zones and calls of defs.
+comprehensions over zones and calls of defs. The expressions of a block's statements are
+written straight into the block's function (`inline`, used by gamedsl/compiler/backend.py).
+
+As in the blocks' source, the rules' names never become code: a name (a variable's, a
+zone's, an attribute's, a def's) is a value of the namespace the code runs in, and the
+source mentions only the generator's identifiers, numbers and the state's own keys. The
+checker's types decide which reads are direct (a component's attribute or state, a player's
+variable, a grid's cell). A reading of one value made twice in an expression is made once
+where the first one always runs before the second (see `_shared_work`).
 
 The generated code covers the way values go when nothing is wrong. Whenever it meets
 anything else — a value of an unexpected kind, a missing name, a table without the row, too
@@ -18,6 +26,7 @@ same work as the closures, so a runaway stops at the same point.
 
 from __future__ import annotations
 
+import re
 from itertools import product
 from typing import Dict, List, Optional
 
@@ -102,6 +111,15 @@ def _at_grid(ctx, z, cell):
             if type(x) is int and type(y) is int:
                 return z.get(f"{x},{y}")
     raise GiveUp
+
+
+def _again(ctx, work, v):
+    """A value computed before in the same expression, charged the work its first reading
+    charged (a grid's cell read again: its two coordinates)."""
+    ctx.work += work
+    if ctx.work > MAX_WORK:
+        raise GiveUp
+    return v
 
 
 def _container(ctx, v):
@@ -251,6 +269,17 @@ def _g_last(ctx, v):
     raise GiveUp
 
 
+def _g_range(ctx, a, b):
+    """`range(a, b)` of two whole numbers, its items charged as the built-in charges them."""
+    if type(a) is int and type(b) is int and b - a <= 100_000:
+        out = list(range(a, b + 1))
+        ctx.work += len(out)
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+        return out
+    raise GiveUp
+
+
 # Functions on whole numbers and lists as the generated code calls them: the common case
 # only (anything else gives up, and the closures' version answers or says what is wrong).
 _PLAIN_FUNCTIONS = {"len": "_g_len", "abs": "_g_abs", "min": "_g_min", "max": "_g_max", "sum": "_g_sum",
@@ -287,16 +316,22 @@ _MISSING = object()
 
 _RUNTIME = {
     "_GiveUp": GiveUp, "_eq": V.equal, "_items": _items, "_charged": _charged, "_container": _container,
-    "_negate": _negate, "_at_shared": _at_shared, "_at_grid": _at_grid, "_sorted": _sorted, "_row": _row,
+    "_negate": _negate, "_again": _again, "_at_shared": _at_shared, "_at_grid": _at_grid, "_sorted": _sorted, "_row": _row,
     "_zone_items": zone_items, "_in_round": in_round,
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
-    "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last,
+    "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
 }
 
 
 # ---------------------------------------------------------------- the generator
+
+
+def _truth(e) -> bool:
+    """Whether the generated code of `e` gives True or False, nothing else (so `and` and `or`
+    of two of them need not make their value one)."""
+    return isinstance(e, (A.Compare, A.Not, A.And, A.Or, A.Bool))
 
 
 # the checker's types whose values are never lists
@@ -317,6 +352,13 @@ class _Frame:
         self.reads: Dict[str, str] = {}  # free name -> its Python name, read at the start
         self.uses_attrs = False
         self.uses_state = False
+        # Values computed once (common subexpressions): a candidate's source -> the Python
+        # name holding it and the work its reading charged, for the readings it dominates.
+        self.known: Dict[str, tuple] = {}
+        self.iterable = 0  # inside a comprehension's source: Python binds no name there
+        self.kept: List[tuple] = []  # (name, code keeping the value, code of the value)
+        self.branches = 0  # inside code that may not run (or runs once per item)
+        self.hoisted: List[str] = []  # statements run before the expression (grid reads)
 
 
 class SourceCompiler:
@@ -330,9 +372,12 @@ class SourceCompiler:
         self.ex = ex          # the closure compiler: its decisions, closures and local kinds
         self.d = ex.d
         self.ns: dict = dict(_RUNTIME)
+        self.ns["_gave_up"] = self._gave_up
         self.defs: Dict[str, str] = {}     # def name -> its Python function's name
         self.failed_defs: set = set()
         self.sources: Dict[str, str] = {}  # each generated function's source, by its name
+        self._names: Dict[str, str] = {}   # a rule's name -> the Python name holding it
+        self._grid_reads: Dict[str, tuple] = {}  # code of an _at_grid call -> (zone, cell)
         self.generated = 0    # expressions running as generated code
         self.give_ups = 0     # times the generated code left an expression to the closures
         self._counter = 0
@@ -381,6 +426,29 @@ class SourceCompiler:
                 return None
         return run
 
+    def inline(self, e, scope: frozenset):
+        """`e` written into a block's function (gamedsl/compiler/backend.py): (lines to run
+        first, the expression's code, the names of this namespace they use), reading `ctx` and
+        nothing else; None if it cannot be written. Any exception they raise means: run the
+        closures (`_gave_up`, which counts it)."""
+        frame = _Frame({}, set(scope))
+        try:
+            code = self._unshared(frame, self._gen(e, frame))
+        except Unsupported:
+            return None
+        lines = ["_dp = ctx.depth"] if "_dp" in code else []
+        lines += [line.strip() for line in self._prologue(frame)]
+        used = set(re.findall(r"\b_[A-Za-z_]*[0-9]*\b", "\n".join(lines + [code])))
+        self.generated += 1
+        return lines, code, sorted(n for n in used if n in self.ns) + ["_gave_up"]
+
+    def _gave_up(self, ctx, work: int, closure):
+        """What a block runs when an expression written into it gives up: its closures, from
+        the work it started with."""
+        self.give_ups += 1
+        ctx.work = work
+        return closure(ctx)
+
     def _ready(self, slot: list, write):
         """One more run of a slot's expression: its generated function once it has warmed up
         (`write()` writes it, once), False if it cannot be written, None while warming up."""
@@ -396,7 +464,8 @@ class SourceCompiler:
 
     def _filter_function(self, guard, scope, params):
         frame = _Frame({p: f"_p{i}" for i, p in enumerate(params)}, set(scope))
-        test = self._gen(guard, frame)
+        frame.branches = 1  # (the guard runs once per combination)
+        test = self._unshared(frame, self._gen(guard, frame))
         names = ", ".join(frame.names[p] for p in params)
         name = self._fresh("filter")
         lines = [f"def {name}(ctx, domains, count):", "    _dp = ctx.depth"]
@@ -410,7 +479,7 @@ class SourceCompiler:
 
     def _root_function(self, e, scope):
         frame = _Frame({}, set(scope))
-        body = self._gen(e, frame)
+        body = self._unshared(frame, self._gen(e, frame))
         name = self._fresh("root")
         lines = [f"def {name}(ctx):", "    _dp = ctx.depth"]
         lines += self._prologue(frame)
@@ -426,8 +495,8 @@ class SourceCompiler:
             lines.append("    _ca = ctx.cat.attrs")
         if frame.reads:
             lines.append("    _env = ctx.env")
-            lines += [f"    {py} = _env[{name!r}]" for name, py in frame.reads.items()]
-        return lines
+            lines += [f"    {py} = _env[{self._name(name)}]" for name, py in frame.reads.items()]
+        return lines + ["    " + line for line in frame.hoisted]
 
     def _define(self, source: str, name: str) -> None:
         try:
@@ -440,6 +509,14 @@ class SourceCompiler:
     def _fresh(self, prefix: str) -> str:
         self._counter += 1
         return f"_{prefix}{self._counter}"
+
+    def _name(self, name: str) -> str:
+        """A rule's name as a value of the namespace: the source holds none of the rules' text."""
+        py = self._names.get(name)
+        if py is None:
+            py = self._names[name] = self._fresh("n")
+            self.ns[py] = name
+        return py
 
     def _const(self, value) -> str:
         if type(value) is int or value is None or type(value) is bool:
@@ -463,7 +540,7 @@ class SourceCompiler:
         # a def's body knows no local kinds but its own (as when the closures compile it)
         saved_kinds, self.ex.local_kinds = self.ex.local_kinds, {}
         try:
-            body = self._gen(decl.body, frame)
+            body = self._unshared(frame, self._gen(decl.body, frame))
         except Unsupported:
             self.failed_defs.add(name)
             del self.defs[name]
@@ -474,8 +551,9 @@ class SourceCompiler:
         # As the closures do: a memo answers first (while moves are listed), then the work
         # and the depth are charged. The key is exprs.memo_key's, written inline.
         plain = " and ".join(f"type({a}) in _PLAIN" for a in args) or "True"
-        key = (f"({name!r}, {''.join(a + ', ' for a in args)}) if {plain} else "
-               f"({name!r}, _WRITTEN, repr([{', '.join(args)}]))")
+        named = self._name(name)
+        key = (f"({named}, {''.join(a + ', ' for a in args)}) if {plain} else "
+               f"({named}, _WRITTEN, repr([{', '.join(args)}]))")
         lines = [f"def {py}(ctx, _dp{''.join(', ' + a for a in args)}):",
                  "    memo = ctx.memo",
                  "    if memo is not None:",
@@ -500,7 +578,104 @@ class SourceCompiler:
         method = getattr(self, "_" + type(e).__name__, None)
         if method is None or self.ex.family_named(e, ()) is not None or self.ex.family_of(e, ()) is not None:
             raise Unsupported  # (a zone family's zone: the closures address it)
-        return method(e, frame)
+        code = method(e, frame)
+        work = self._shared_work(e, code)
+        if work is None:
+            return code
+        key = self._key(e, frame)
+        known = frame.known.get(key)
+        if known is not None:
+            py, work = known
+            return py if work == 0 else f"_again(ctx, {work}, {py})"
+        if frame.iterable:
+            return code
+        py = self._fresh("t")
+        frame.known[key] = (py, work)
+        grid = self._grid_reads.get(code)
+        if grid is not None and not frame.branches:
+            # a cell read that always runs: written out before the expression, without a call
+            frame.hoisted += [f"_c = {grid[1]}",
+                              "if type(_c) is not list: raise _GiveUp",
+                              "ctx.work += len(_c)",
+                              "if ctx.work > _MAX_WORK or len(_c) != 2: raise _GiveUp",
+                              "_x, _y = _c",
+                              "if type(_x) is not int or type(_y) is not int: raise _GiveUp",
+                              f"{py} = {grid[0]}.get(f'{{_x}},{{_y}}')"]
+            return py
+        kept = f"({py} := {code})"
+        frame.kept.append((py, kept, code))
+        return kept
+
+    @staticmethod
+    def _unshared(frame: _Frame, body: str) -> str:
+        """`body` without keeping the values no other reading took (the last kept first:
+        one kept inside another is then still whole)."""
+        for py, kept, code in reversed(frame.kept):
+            if not re.search(rf"\b{py}\b(?! :=)", body):
+                body = body.replace(kept, code, 1)
+        return body
+
+    # ------------------------------------------------------------ common subexpressions
+    # A component's attribute or a grid's cell read again in one expression (`at(board, c)
+    # != none and at(board, c).owner == p`) is read once: the first reading, where it always
+    # runs, keeps its value in a Python name, and each reading it precedes for certain (not
+    # in another branch of an `and`, `or` or `if`, nor outside the comprehension it is in)
+    # takes that value, charged the work the first charged. Only readings of one value (not
+    # a list: no two places of a state may come to hold one list) whose parts charge no work
+    # and tell no observer are shared, so the work is known from the reading itself.
+
+    def _shared_work(self, e, code: str):
+        """The work a reading of `e` charges, if it may be shared; else None."""
+        if isinstance(e, A.Attribute) and self._scalar(e) and self._zero_work(e.obj):
+            return 0
+        if isinstance(e, A.Call) and code.startswith("_at_grid(") and self._zero_work(e.args[1]):
+            return 2  # (a cell read by its key is a list of two: _at_grid charges its length)
+        return None
+
+    def _zero_work(self, e) -> bool:
+        """Whether the generated code of `e` charges no work and tells no observer."""
+        if isinstance(e, (A.Name, A.Number, A.Text, A.Bool, A.NoneLit)):
+            return True
+        if isinstance(e, A.Attribute):
+            return self._zero_work(e.obj)
+        if isinstance(e, (A.TupleExpr, A.ListExpr)):
+            return all(self._zero_work(x) for x in e.items)
+        if isinstance(e, A.BinOp):
+            return self._zero_work(e.left) and self._zero_work(e.right)
+        if isinstance(e, A.Negate):
+            return self._zero_work(e.operand)
+        return False
+
+    def _key(self, e, frame):
+        """`e` as a value that is equal for two readings of the same thing: its shape, with
+        each local name as the Python name it is bound to."""
+        if isinstance(e, A.Name):
+            return ("name", frame.names.get(e.name, e.name))
+        if isinstance(e, (A.Number, A.Text, A.Bool)):
+            return (type(e).__name__, type(e.value).__name__, e.value)
+        if isinstance(e, A.NoneLit):
+            return ("none",)
+        if isinstance(e, A.Attribute):
+            return ("attr", self._key(e.obj, frame), e.name)
+        if isinstance(e, (A.TupleExpr, A.ListExpr)):
+            return ("list", tuple(self._key(x, frame) for x in e.items))
+        if isinstance(e, A.BinOp):
+            return ("op", e.op, self._key(e.left, frame), self._key(e.right, frame))
+        if isinstance(e, A.Negate):
+            return ("neg", self._key(e.operand, frame))
+        if isinstance(e, A.Call):
+            return ("call", e.name, tuple(self._key(x, frame) for x in e.args))
+        raise Unsupported  # (no other node is shared)
+
+    def _branch(self, frame, build):
+        """`build()`, whose code may not run: what it computes is not known after it."""
+        known = dict(frame.known)
+        frame.branches += 1
+        try:
+            return build()
+        finally:
+            frame.known = known
+            frame.branches -= 1
 
     def _Number(self, e, frame):
         return self._const(e.value)
@@ -525,7 +700,7 @@ class SourceCompiler:
         if name in self.d.global_vars and name not in ("current", "start_player", "round", "players",
                                                        "player_count", "in_round"):
             frame.uses_state = True
-            return f"_st['vars'][{name!r}]"
+            return f"_st['vars'][{self._name(name)}]"
         flow = _FLOW_NAMES.get(name)
         if flow is not None:
             frame.uses_state = True
@@ -541,7 +716,7 @@ class SourceCompiler:
             return "_st['n']"
         if name in self.d.shared_zones:
             frame.uses_state = True
-            return f"_zone_items(_st, {name!r}, -1)"
+            return f"_zone_items(_st, {self._name(name)}, -1)"
         return f"{self._const(self.ex._Name(e, set()))}(ctx)"
 
     def _Attribute(self, e, frame):
@@ -551,15 +726,22 @@ class SourceCompiler:
         # A table row may have a column of the same name, unless the checker knows x is not
         # a row (a component, a player).
         if not row_col or kind_of_type(self.d.types.get(e.obj)) in ("component", "player"):
+            named = self._name(name)
             if cats == ["cattr"]:
                 frame.uses_attrs = True
-                return f"_ca[{obj}][{name!r}]"
+                return f"_ca[{obj}][{named}]"
             if cats == ["pvar"]:
                 frame.uses_state = True
-                return f"_st['pvars'][{name!r}][{obj}]"
+                return f"_st['pvars'][{named}][{obj}]"
             if cats == ["pzone"]:
                 frame.uses_state = True
-                return f"_zone_items(_st, {name!r}, {obj})"
+                return f"_zone_items(_st, {named}, {obj})"
+            # a state every kind the checker allows here has (what resolve() reads first for
+            # a component; a value that is none or not a component fails and the closures judge)
+            kinds = T.kinds_of(self.d.types.get(e.obj)) if self.d.types else None
+            if "cstate" in cats and kinds and kinds <= self.d.comp_states.get(name, set()):
+                frame.uses_state = True
+                return f"_st['cstate'][{named}][{obj}]"
         return f"{self._const(resolve)}(ctx, {obj})"
 
     def _Index(self, e, frame):
@@ -587,6 +769,8 @@ class SourceCompiler:
         ranked = self.ex.ranked_call(e)
         if ranked is not None:
             return f"{self._const(ranked)}(ctx, {self._const(e.span)}, _charged(ctx, {self._gen(e.args[0], frame)}))"
+        if e.name == "range" and len(e.args) == 2:  # (two numbers: nothing to charge but the items)
+            return f"_g_range(ctx, {self._gen(e.args[0], frame)}, {self._gen(e.args[1], frame)})"
         plain = _PLAIN_FUNCTIONS.get(e.name)
         if plain is not None and len(e.args) == 1:
             return f"{plain}(ctx, {self._gen(e.args[0], frame)})"  # (charging a list as _charged)
@@ -601,8 +785,11 @@ class SourceCompiler:
             zone_type = self.d.types.get(e.args[0]) if self.d.types else None
             if isinstance(zone_type, T.Zone) and zone_type.grid and not zone_type.per_player:
                 frame.uses_state = True
-                return f"_at_grid(ctx, _st['zones'][{e.args[0].name!r}], {self._gen(e.args[1], frame)})"
-            return f"_at_shared(ctx, {impl}, {span}, {e.args[0].name!r}, {self._gen(e.args[1], frame)})"
+                zone, cell = f"_st['zones'][{self._name(e.args[0].name)}]", self._gen(e.args[1], frame)
+                code = f"_at_grid(ctx, {zone}, {cell})"
+                self._grid_reads[code] = (zone, cell)
+                return code
+            return f"_at_shared(ctx, {impl}, {span}, {self._name(e.args[0].name)}, {self._gen(e.args[1], frame)})"
         args = []
         for i, a in enumerate(e.args):
             if i in spec.zone_args:
@@ -615,9 +802,9 @@ class SourceCompiler:
 
     def _zone(self, e, frame) -> str:
         if isinstance(e, A.Name) and e.name in self.d.shared_zones and not self._is_local(e.name, frame):
-            return repr((e.name, -1))
+            return f"({self._name(e.name)}, -1)"
         if isinstance(e, A.Attribute) and e.name in self.d.player_zones:
-            return f"({e.name!r}, {self._gen(e.obj, frame)})"
+            return f"({self._name(e.name)}, {self._gen(e.obj, frame)})"
         raise Unsupported
 
     def _BinOp(self, e, frame):
@@ -657,10 +844,18 @@ class SourceCompiler:
         return t in _SCALAR_TYPES or isinstance(t, (T.Kind, T.Enum))
 
     def _And(self, e, frame):
-        return f"(True if ({self._gen(e.left, frame)}) and ({self._gen(e.right, frame)}) else False)"
+        left = self._gen(e.left, frame)
+        right = self._branch(frame, lambda: self._gen(e.right, frame))
+        if _truth(e.left) and _truth(e.right):
+            return f"({left} and {right})"
+        return f"(True if ({left}) and ({right}) else False)"
 
     def _Or(self, e, frame):
-        return f"(True if ({self._gen(e.left, frame)}) or ({self._gen(e.right, frame)}) else False)"
+        left = self._gen(e.left, frame)
+        right = self._branch(frame, lambda: self._gen(e.right, frame))
+        if _truth(e.left) and _truth(e.right):
+            return f"({left} or {right})"
+        return f"(True if ({left}) or ({right}) else False)"
 
     def _Not(self, e, frame):
         return f"(not ({self._gen(e.operand, frame)}))"
@@ -669,7 +864,8 @@ class SourceCompiler:
         return f"_negate({self._gen(e.operand, frame)})"
 
     def _Conditional(self, e, frame):
-        cond, then, orelse = (self._gen(x, frame) for x in (e.cond, e.then, e.orelse))
+        cond = self._gen(e.cond, frame)
+        then, orelse = (self._branch(frame, lambda x=x: self._gen(x, frame)) for x in (e.then, e.orelse))
         return f"(({then}) if ({cond}) else ({orelse}))"
 
     def _ListExpr(self, e, frame):
@@ -691,14 +887,23 @@ class SourceCompiler:
             else:
                 del frame.names[var]
 
+    def _iterable(self, e, frame) -> str:
+        """A comprehension's source (where Python binds no name)."""
+        frame.iterable += 1
+        try:
+            return self._gen(e, frame)
+        finally:
+            frame.iterable -= 1
+
     def _Comprehension(self, e, frame):
-        source = self._gen(e.source, frame)
+        source = self._iterable(e.source, frame)
 
         def build(py):
+            cond = f" if ({self._gen(e.cond, frame)})" if e.cond is not None else ""  # (it runs first)
             element = self._gen(e.element, frame)
-            cond = f" if ({self._gen(e.cond, frame)})" if e.cond is not None else ""
             return f"[{element} for {py} in _items(ctx, {source}){cond}]"
-        return self.ex.with_local_kind(e.var, e.source, lambda: self._local(e.var, frame, build))
+        return self._branch(frame, lambda: self.ex.with_local_kind(
+            e.var, e.source, lambda: self._local(e.var, frame, build)))
 
     def _sort_key(self, k, frame) -> str:
         key = self._gen(k, frame)
@@ -712,7 +917,8 @@ class SourceCompiler:
         def build(py):
             keys = ", ".join(self._sort_key(k.expr, frame) for k in e.keys)
             return f"_sorted(ctx, {source}, lambda {py}: [{keys}], {most!r})"
-        return self.ex.with_local_kind(e.var, e.source, lambda: self._local(e.var, frame, build))
+        return self._branch(frame, lambda: self.ex.with_local_kind(
+            e.var, e.source, lambda: self._local(e.var, frame, build)))
 
 
 __all__ = ["SourceCompiler", "worth_generating", "GiveUp", "Unsupported"]

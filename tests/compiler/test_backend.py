@@ -297,3 +297,38 @@ def test_assignments_to_players_and_components_play_alike(tmp_path):
     assert failures[0] == failures[1]
     assert "'.points' needs a player, not none" in failures[0][0][0]
     assert all(f is not None for f in failures[0])
+
+
+@pytest.mark.parametrize("statement", [
+    "let x = half(n) + 1",
+    "n = half(n) * 2",
+    "if n > 1:\n    n += 1\n  elif half(n) > 1:\n    n += 2",
+    "while half(n) > 1:\n    n += 1",
+    "for x in [1, half(n)]:\n    n += 1",
+    "repeat half(n) times:\n    n += 1",
+])
+def test_an_expression_written_into_a_block_fails_as_the_interpreter_says(statement, tmp_path):
+    """A block's expressions run as code written into its function; where that code meets
+    something else than the common case (here 10 / 0), the closures say what is wrong."""
+    path = tmp_path / "fail.game"
+    path.write_text("game \"Fail\"\nplayers 2\nvar n: number = 0\ndef half(k: number) = 10 / k\n"
+                    f"turn:\n  {statement}\n  end game\nscore of p: n\n")
+    failures = []
+    for name in ("interpreter", "compiled"):
+        game = load(str(path), backend=name)
+        with pytest.raises(RuleError) as err:
+            game.new_game(2)
+        failures.append((str(err.value), err.value.diagnostic().span))
+    assert failures[0] == failures[1] and failures[0][1].line == 4
+    assert game.snippets.source.give_ups == 1  # (the written code gave up, once)
+
+
+def test_a_long_chain_of_elif_plays_alike(tmp_path):
+    """Conditions written into the block nest each branch deeper: a long chain still compiles."""
+    branches = "".join(f"  elif n == {k}:\n    n += {k}\n" for k in range(1, 120))
+    path = tmp_path / "chain.game"
+    path.write_text(f"game \"Chain\"\nplayers 2\nvar n: number = 5\nturn:\n  if n == 0:\n    n += 1\n{branches}"
+                    "  else:\n    n += 1000\n  end game\nscore of p: n\n")
+    for name in ("interpreter", "compiled"):
+        game = load(str(path), backend=name)
+        assert game.scores(game.new_game(2)) == [10, 10]

@@ -1,6 +1,7 @@
 """Expressions compiled to Python source (gamedsl/compiler/pysource.py) answer what the closures answer:
 the same games move for move, the same values, and the same diagnostics where a rule fails."""
 
+import ast
 import json
 from pathlib import Path
 import random
@@ -64,6 +65,14 @@ def test_every_game_plays_the_same_with_generated_code(path, moves, monkeypatch)
     assert source is not None and source.generated > 0
     # the generated code ran these games itself: it never had to leave one to the closures
     assert source.give_ups == 0
+    # the rules' names reach the generated code as values: its only texts are the state's keys
+    texts = {node.value for text in source.sources.values() for node in ast.walk(ast.parse(text))
+             if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    assert texts <= STATE_KEYS, texts - STATE_KEYS
+
+
+STATE_KEYS = {"vars", "pvars", "cstate", "zones", "flow", "current", "start", "round", "n",
+              "player", "component", "cell", "value", ","}  # (",": a grid's key, f"{x},{y}")
 
 
 ERRORS = COUNTER + '''
@@ -94,6 +103,8 @@ def grow(t: text, n: number) = t if n < 1 else grow(t + t, n - 1)
     "-999999999999999 - 2",
     "sum([999999999999999, 2])",
     "grow(\"ab\", 25)",  # a text of more than a million letters
+    "range(1, 200000)",
+    "len([range(1, 100000) for n in range(1, 30)])",  # 3 million numbers made
 ])
 def test_a_failing_expression_gives_the_closures_diagnostic(text, tmp_path, monkeypatch):
     path = tmp_path / "g.game"
@@ -119,6 +130,7 @@ def test_a_failing_expression_gives_the_closures_diagnostic(text, tmp_path, monk
     ("[\"a\" + \"b\", 999999999999999 + 0, -999999999999999 - 0, abs(-3), min([4, 2]), max([4, 2])]",
      ["ab", 999999999999999, -999999999999999, 3, 2, 4]),
     ("[len(\"abc\"), sum([1, 2]), sum([]), len(grow(\"a\", 3))]", [3, 3, 0, 8]),
+    ("[range(2, 4), range(3, 2), [n for n in range(1, 3) if n > 1 and (n < 3 or n == 9)]]", [[2, 3, 4], [], [2]]),
 ])
 def test_generated_values(text, value, tmp_path, monkeypatch):
     path = tmp_path / "g.game"
@@ -183,3 +195,60 @@ def test_a_failing_listing_gives_the_closures_diagnostic(guard, lists, tmp_path,
             game.legal_moves(state, 0)
         errors.append((err.value.code, err.value.message, str(err.value.span)))
     assert errors[1] == errors[0]
+
+
+SHARED = '''
+game "Shared"
+players 2
+kind stone:
+  copies 1 per player
+zone supply of stone: public
+zone board of stone: grid 3 by 3, public
+var k: number = 0
+def held(c: cell) = at(board, c) != none and at(board, c).owner == start_player and at(board, c).owner != none
+
+setup:
+  move stone to supply
+  move first(supply) to board at (0, 0)
+  while k < LIMIT and held((0, 0)) and [held(c) for c in [(0, 0), (0, 0)]] == [true, true]:
+    k += 1
+
+turn:
+  end game
+
+score of p: k
+'''
+
+
+def test_a_value_read_once_is_charged_as_often_as_it_is_read(tmp_path, monkeypatch):
+    """`at(board, c)` read three times in `held` is read once by the generated code, but
+    charged three times: a loop calling it runs out of steps at the same turn of the loop."""
+    path = tmp_path / "shared.game"
+    sources = []
+
+    def stops(limit: int, generate: bool) -> bool:
+        path.write_text(SHARED.replace("LIMIT", str(limit)))
+        monkeypatch.setattr(ExprCompiler, "generate", generate)
+        game = load(str(path), max_steps=400)
+        try:
+            state = game.new_game(2)
+        except RuleError as err:
+            assert err.code == "E501"
+            return True
+        finally:
+            if generate:
+                sources.append(game.snippets.source)
+        assert game.scores(state) == [limit, limit]
+        return False
+
+    def first_stopping(generate: bool) -> int:
+        low, high = 1, 400  # (the loop ends by itself at `low`, runs out of steps at `high`)
+        assert not stops(low, generate) and stops(high, generate)
+        while high - low > 1:
+            mid = (low + high) // 2
+            low, high = (low, mid) if stops(mid, generate) else (mid, high)
+        return high
+
+    assert first_stopping(True) == first_stopping(False)
+    held = [text for text in sources[-1].sources.values() if ".get(f'{_x},{_y}')" in text]
+    assert held and held[0].count("_again(ctx, 2,") == 2 and "_at_grid" not in held[0]
