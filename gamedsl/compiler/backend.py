@@ -302,7 +302,7 @@ def _assign_owned(st, consts: List[str]) -> List[str]:
     then whose it is (checked as _slot checks it), then the change, with the same checks."""
     sid, where = st.sid, st.target[0]
     consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.target[1]", f"ob{sid} = s{sid}.target[2]"]
-    lines = [_RESET, f"x = v{sid}(ctx)", f"k = ob{sid}(ctx)"]
+    lines = [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts), *_evaluated(st.target[2], f"ob{sid}", "k", consts)]
     if where == "pvar":
         lines += ["if not (type(k) is int and 0 <= k < state['n']):",
                   f"    raise RuleError('E504', f\"'.{{n{sid}}}' needs a player, not {{plain(k)}}\", s{sid}.span)",
