@@ -575,7 +575,7 @@ for _name in ("range", "cells", "empty_cells", "letters_of", "upper", "lower", "
 
 
 # ---------------------------------------------------------------- the common case first
-# The word games call these for every word they check (Letter Tycoon's suggestions, tens of
+# Word games call these for every word they check (each suggested word of a listing: tens of
 # thousands of times a game). Each answers the common case itself (plain texts, lists of
 # texts), charging its result as _counted does; anything else goes to the general version
 # above, which gives the same answer or the same error.
