@@ -302,7 +302,8 @@ def _assign_owned(st, consts: List[str]) -> List[str]:
     then whose it is (checked as _slot checks it), then the change, with the same checks."""
     sid, where = st.sid, st.target[0]
     consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.target[1]", f"ob{sid} = s{sid}.target[2]"]
-    lines = [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts), *_evaluated(st.target[2], f"ob{sid}", "k", consts)]
+    lines = [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts),
+             *_evaluated(st.target[2], f"ob{sid}", "k", consts)]
     if where == "pvar":
         lines += ["if not (type(k) is int and 0 <= k < state['n']):",
                   f"    raise RuleError('E504', f\"'.{{n{sid}}}' needs a player, not {{plain(k)}}\", s{sid}.span)",
@@ -312,17 +313,25 @@ def _assign_owned(st, consts: List[str]) -> List[str]:
         lines += [f"if k is None or ctx.cat.kind[k] not in ks{sid}:",
                   f"    raise RuleError('E504', f\"this component has no state '{{n{sid}}}'\", s{sid}.span)",
                   f"c = state['cstate'][n{sid}]"]
-    if st.op != "=":
-        sign = {"+=": "+", "-=": "-", "*=": "*"}[st.op]
-        return lines + ["o = c[k]",
-                        f"if type(o) is int and type(x) is int and -MAXN <= (r := o {sign} x) <= MAXN:",
-                        "    c[k] = r",
-                        "else:",
-                        "    if not (is_number(o) and is_number(x)):",
-                        f"        raise RuleError('E504', f\"'{{s{sid}.op}}' needs numbers, not {{plain(o)}} and "
-                        f"{{plain(x)}}\", s{sid}.span)",
-                        f"    c[k] = bounded(o {sign} x, s{sid}.span)"]
-    return lines + [f"if isinstance(x, (str, list)): sized(x, s{sid}.span)", "c[k] = x"]
+    return lines + _store(st, "c[k]")
+
+
+def _store(st, slot: str) -> List[str]:
+    """`slot` (an item of container `c`) given the value `x` by assignment `st`: `=` checks
+    its size, `+=`/`-=`/`*=` its numbers, whole numbers within the bounds first (the common
+    case, every check passed), as the interpreter's _do_assign does."""
+    sid = st.sid
+    if st.op == "=":
+        return [f"if isinstance(x, (str, list)): sized(x, s{sid}.span)", f"{slot} = x"]
+    sign = {"+=": "+", "-=": "-", "*=": "*"}[st.op]
+    return [f"o = {slot}",
+            f"if type(o) is int and type(x) is int and -MAXN <= (r := o {sign} x) <= MAXN:",
+            f"    {slot} = r",
+            "else:",
+            "    if not (is_number(o) and is_number(x)):",
+            f"        raise RuleError('E504', f\"'{{s{sid}.op}}' needs numbers, not {{plain(o)}} and "
+            f"{{plain(x)}}\", s{sid}.span)",
+            f"    {slot} = bounded(o {sign} x, s{sid}.span)"]
 
 
 def _stmt(st, consts: List[str], program) -> List[str]:
@@ -352,20 +361,7 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.target[1]"]
         into = "env" if st.target[0] == "local" else "state['vars']"
         lines = [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts), f"c = {into}"]
-        if st.op != "=":
-            sign = {"+=": "+", "-=": "-", "*=": "*"}[st.op]
-            # (whole numbers within the bounds first: the common case, all checks passed)
-            lines += [f"o = c[n{sid}]",
-                      f"if type(o) is int and type(x) is int and -MAXN <= (r := o {sign} x) <= MAXN:",
-                      f"    c[n{sid}] = r",
-                      "else:",
-                      "    if not (is_number(o) and is_number(x)):",
-                      f"        raise RuleError('E504', f\"'{{s{sid}.op}}' needs numbers, not {{plain(o)}} and "
-                      f"{{plain(x)}}\", s{sid}.span)",
-                      f"    c[n{sid}] = bounded(o {sign} x, s{sid}.span)"]
-            return lines
-        lines += [f"if isinstance(x, (str, list)): sized(x, s{sid}.span)", f"c[n{sid}] = x"]
-        return lines
+        return lines + _store(st, f"c[n{sid}]")
     if cls is P.AssignStmt and st.target[0] in ("pvar", "cstate"):
         return _assign_owned(st, consts)
     if cls is P.IfStmt and len(st.branches) > _NESTED_IFS:
