@@ -577,8 +577,8 @@ for _name in ("range", "cells", "empty_cells", "letters_of", "upper", "lower", "
 # ---------------------------------------------------------------- the common case first
 # Word games call these for every word they check (each suggested word of a listing: tens of
 # thousands of times a game). Each answers the common case itself (plain texts, lists of
-# texts), charging its result as _counted does; anything else goes to the general version
-# above, which gives the same answer or the same error.
+# texts), charging its result as _counted does (one call of `charge`); anything else goes to
+# the general version above, which gives the same answer or the same error.
 
 
 def _quick(name: str):
@@ -595,32 +595,24 @@ def _letters_quick(ctx, span, t):
     if type(t) is not str:
         return _letters_quick.general(ctx, span, t)
     out = list(t)
-    ctx.work += len(out)
-    if ctx.work > MAX_WORK:
-        charge(ctx, 0, span)
+    charge(ctx, len(out), span)
     return out
 
 
-@_quick("upper")
-def _upper_quick(ctx, span, t):
-    if type(t) is not str:
-        return _upper_quick.general(ctx, span, t)
-    out = t.upper()
-    ctx.work += len(out) >> 6
-    if ctx.work > MAX_WORK:
-        charge(ctx, 0, span)
-    return out
+def _quick_case(name: str, convert):
+    """`upper` or `lower` (`convert`, the text's own method) of a text."""
+    @_quick(name)
+    def quick(ctx, span, t):
+        if type(t) is not str:
+            return quick.general(ctx, span, t)
+        out = convert(t)
+        charge(ctx, len(out) >> 6, span)
+        return out
+    return quick
 
 
-@_quick("lower")
-def _lower_quick(ctx, span, t):
-    if type(t) is not str:
-        return _lower_quick.general(ctx, span, t)
-    out = t.lower()
-    ctx.work += len(out) >> 6
-    if ctx.work > MAX_WORK:
-        charge(ctx, 0, span)
-    return out
+_quick_case("upper", str.upper)
+_quick_case("lower", str.lower)
 
 
 @_quick("replace")
@@ -630,9 +622,7 @@ def _replace_quick(ctx, span, t, old, new):
             and len(t) <= MAX_LENGTH):
         return _replace_quick.general(ctx, span, t, old, new)
     out = t.replace(old, new)
-    ctx.work += len(out) >> 6
-    if ctx.work > MAX_WORK:
-        charge(ctx, 0, span)
+    charge(ctx, len(out) >> 6, span)
     return out
 
 
@@ -641,9 +631,7 @@ def _split_quick(ctx, span, t, sep):
     if not (type(t) is str and type(sep) is str):
         return _split_quick.general(ctx, span, t, sep)
     out = [p.strip() for p in (t.split(sep) if sep.strip() else t.split()) if p.strip()]
-    ctx.work += len(out)
-    if ctx.work > MAX_WORK:
-        charge(ctx, 0, span)
+    charge(ctx, len(out), span)
     return out
 
 
@@ -659,9 +647,7 @@ def _join_quick(ctx, span, v, sep=""):
     if size > MAX_LENGTH:
         return _join_quick.general(ctx, span, v, sep)
     out = sep.join(v)
-    ctx.work += len(out) >> 6
-    if ctx.work > MAX_WORK:
-        charge(ctx, 0, span)
+    charge(ctx, len(out) >> 6, span)
     return out
 
 
@@ -677,9 +663,7 @@ def _flatten_quick(ctx, span, v):
     if size > MAX_LENGTH:
         return _flatten_quick.general(ctx, span, v)
     out = [x for part in v for x in part]
-    ctx.work += len(out)
-    if ctx.work > MAX_WORK:
-        charge(ctx, 0, span)
+    charge(ctx, len(out), span)
     return out
 
 
@@ -715,9 +699,7 @@ def _without_quick(ctx, span, items, taken):
                         owed[x] = n - 1
                         continue
                 out.append(x)
-    ctx.work += len(out)
-    if ctx.work > MAX_WORK:
-        charge(ctx, 0, span)
+    charge(ctx, len(out), span)
     return out
 
 
@@ -726,9 +708,7 @@ def _range_quick(ctx, span, a, b):
     if not (type(a) is int and type(b) is int and b - a <= 100_000):
         return _range_quick.general(ctx, span, a, b)
     out = list(range(a, b + 1))
-    ctx.work += len(out)
-    if ctx.work > MAX_WORK:
-        charge(ctx, 0, span)
+    charge(ctx, len(out), span)
     return out
 
 
@@ -737,9 +717,7 @@ def _fold_quick(ctx, span, words, w):
     if type(w) is not str or type(words) is not WordList:
         return _fold_quick.general(ctx, span, words, w)
     out = words.fold(w)
-    ctx.work += len(out) >> 6
-    if ctx.work > MAX_WORK:
-        charge(ctx, 0, span)
+    charge(ctx, len(out) >> 6, span)
     return out
 
 
