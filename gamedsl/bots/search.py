@@ -242,10 +242,15 @@ class MctsBot:
         self.plies = opts.get("plies", 0) or math.inf  # how deep the tree may grow (0: no limit)
         self.worlds = max(0, opts.get("worlds", default_worlds(self.iters)))
         self._pool: list = []  # this decision's (world, root moves) pairs, while `worlds` allows
+        self._replaying = False  # whether this decision plays its pooled worlds again
         self.rng = bot_rng(seed, seat, "mcts", opts.get("seed"))
         self.iterations = 0  # iterations run in all decisions (for benchmarks)
         self.errors = 0      # iterations abandoned because a rule failed in a sample
         self._own: tuple = ((), ())  # this decision's moves for the seat and their keys
+        # at the root, the seat's moves not yet visited (their keys, in order; None: keys
+        # repeat, and the general selection counts them) and the iterations that chose there
+        self._untried, self._own_picks = None, 0
+        self._own_by_key: dict = {}
         self._memo = None
 
     def choose(self, state: dict) -> dict:
@@ -254,8 +259,10 @@ class MctsBot:
         if len(moves) == 1:
             return moves[0]
         root = new_node()
-        self._pool = []
+        self._pool, self._replaying = [], False
         self._memo = game.heuristics_memo()  # (for this decision's states)
+        # (the scores in a new world are never found, but the worlds are played again)
+        self._memo.hold_judgement(self.worlds > 0)
         deadline = time.perf_counter() + self.ms / 1000.0 if self.ms else None
         if self.top and len(moves) > self.top:
             shortlist = self._shortlist(state, moves)
@@ -263,7 +270,13 @@ class MctsBot:
         # The seat's own moves at the root are the ones it is shown, in every sampled world:
         # they are what it knows, and listing them again per world cost most of the search
         # where a listing is dear (a word game's placements).
-        self._own = (moves, [_key(m) for m in moves])
+        keys = [_key(m) for m in moves]
+        self._own = (moves, keys)
+        self._own_by_key = dict(zip(keys, moves))
+        self._untried, self._own_picks = None, 0
+        if len(self._own_by_key) == len(keys):
+            root["st"][seat] = {k: [0, 0.0, 1] for k in keys}
+            self._untried = list(keys)
         done = 0
         while (self.iters is None or done < self.iters) and (deadline is None or time.perf_counter() < deadline):
             self._iterate(root, state)
@@ -306,6 +319,9 @@ class MctsBot:
         iteration played in a copy of the same world."""
         pool = self._pool
         if self.worlds and len(pool) >= self.worlds:
+            if not self._replaying:
+                self._replaying = True
+                self._memo.hold_judgement(False)
             world, root_moves = pool[self.rng.randrange(len(pool))]
             world = self.game.clone(world)
             world["rng"] = self.rng.getrandbits(64)  # the hidden cards repeat; the future draws need not
@@ -369,6 +385,23 @@ class MctsBot:
             return self.rng.choice(fresh)
         return best
 
+    def _select_own(self, stats: dict):
+        """`_select` at the root for the searching seat, whose moves are the same in every
+        world: the same pick, without a pass over every move while some are unvisited (each
+        is available as often as the root was chosen from)."""
+        self._own_picks += 1
+        if self._untried:
+            k = self.rng.choice(self._untried)
+            return self._own_by_key[k], k
+        best, best_value = None, -1.0
+        log_available, sqrt, c = math.log(self._own_picks), math.sqrt, self.c
+        for m, k in zip(*self._own):
+            visits, total = stats[k][0], stats[k][1]
+            value = total / visits + c * sqrt(log_available / visits)
+            if value > best_value:
+                best, best_value = (m, k), value
+        return best
+
     def _iterate(self, root: dict, state: dict) -> None:
 
         game, rng = self.game, self.rng
@@ -388,13 +421,19 @@ class MctsBot:
                         legal, keys, shared = self.node_moves(node, world, s)
                         if self.below and len(legal) > self.below:
                             legal, keys = self._node_shortlist(node, world, s, legal, keys)
-                    move, key = self._select(node["st"].setdefault(s, {}), legal, keys)
+                    if node is root and s == self.seat and self._untried is not None:
+                        move, key = self._select_own(node["st"][s])
+                    else:
+                        move, key = self._select(node["st"].setdefault(s, {}), legal, keys)
                     picks.append((s, clone(move) if shared else move, key))
-                for _, move, _ in picks:
-                    game.apply_legal(world, move, in_place=True)
-                path.append((node, picks))
                 joint = "|".join(key for _, _, key in picks)
                 child = node["ch"].get(joint)
+                # (a state judged where it stands, with no playout, is never listed: its
+                # choice is only checked to have a move, which leaves the same state)
+                ahead = self.depth > 0 or (child is not None and len(path) + 1 < self.plies)
+                for _, move, _ in picks:
+                    game.apply_legal(world, move, in_place=True, list_ahead=ahead)
+                path.append((node, picks))
                 if child is None:
                     node["ch"][joint] = new_node()
                     break
@@ -415,3 +454,5 @@ class MctsBot:
                 e = node["st"][s][key]
                 e[0] += 1
                 e[1] += reward[s]
+                if e[0] == 1 and node is root and s == self.seat and self._untried is not None:
+                    self._untried.remove(key)

@@ -131,6 +131,13 @@ class ScoreMemo:
         # seat -> the parts read (one tuple of paths per way the evaluation went) -> their values -> score
         self.kept: Dict[int, Dict[tuple, Dict[tuple, object]]] = {}
         self.hits = self.misses = 0
+        self.held = False
+
+    def hold_judgement(self, held: bool) -> None:
+        """While held, a score not found does not count against keeping: for the states of a
+        search that no kept score could match yet (each in a new world), kept for the states
+        after them (the same worlds played again)."""
+        self.held = held
 
     def get(self, state: dict, seat: int):
         """The kept score of `seat` in `state`, or None."""
@@ -161,7 +168,8 @@ class ScoreMemo:
         found = self.get(state, seat)
         if found is not None:
             return found
-        self.misses += 1
+        if not self.held:
+            self.misses += 1
         log = _Log(self.per_player)
         try:
             value = evaluate(_State(state, (), log))

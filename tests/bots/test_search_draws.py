@@ -1,0 +1,75 @@
+"""A search's draws are part of the game: the same seeds give the same moves, and the
+shortcuts a search takes (the root's moves chosen without a pass over all of them while some
+are unvisited, states judged where they stand left unlisted, scores kept across worlds)
+change what it costs, never what it picks."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from gamedsl.bots.registry import make_bot
+from gamedsl.pipeline import load
+
+ROOT = Path(__file__).resolve().parents[2]
+CLIMB = ROOT / "examples" / "colour_climb.game"
+
+
+def _moves(spec: str, seed: int, count: int):
+    game = load(str(CLIMB))
+    bots = [make_bot(spec, game, s, seed) for s in range(game.min_players)]
+    state = game.new_game(game.min_players, seed)
+    out = []
+    while not game.is_over(state) and len(out) < count:
+        move = bots[game.waiting_for(state)[0]].choose(state)
+        out.append(game.move_text(state, move))
+        state = game.apply(state, move)
+    return out
+
+
+# Written down from the search that went over every move at every selection, counted each
+# move's availability itself and listed every state it reached. Sixty iterations over a few
+# moves: the root's choice by UCB, not only its untried moves, decides these.
+@pytest.mark.parametrize("spec, expected", [
+    ("mcts:iters=60", ["take", "play yellow-5", "play green-7", "play green-10", "take", "play green-10",
+                       "take", "take", "play blue-7", "take", "take", "play blue-4", "play blue-8",
+                       "play red-9"]),
+    ("mcts:iters=40:depth=0", ["play blue-8", "play green-10", "take", "play green-10", "take",
+                               "play red-10", "take", "take", "play blue-10", "take", "take",
+                               "play red-9", "play yellow-10", "take"]),
+    ("mcts:iters=40:depth=0:worlds=0", ["play blue-8", "play green-10", "take", "play green-10",
+                                        "take", "play red-10", "take", "take", "play blue-10", "take",
+                                        "take", "play red-9", "play yellow-10", "take"]),
+])
+def test_seeded_searches_pick_as_they_always_have(spec, expected):
+    assert _moves(spec, 4, 14) == expected
+
+
+def test_a_held_memo_keeps_scores_for_the_states_after_them():
+    # Ten worlds scored once each find nothing kept; a memo judging them would give up
+    # keeping after eight. Held, it keeps them all, and the same worlds scored again are found.
+    game = load(str(ROOT / "games" / "trade_tycoon.game"))
+    state = game.new_game(3, 5)
+    rng = random.Random(5)
+    for _ in range(12):
+        state = game.apply(state, rng.choice(game.legal_moves(state)))
+    worlds = [game.resample(state, 0, rng) for _ in range(10)]
+    scores = [game.heuristics(w) for w in worlds]
+
+    memo = game.heuristics_memo()
+    memo.hold_judgement(True)
+    assert [game.heuristics(w, memo) for w in worlds] == scores
+    memo.hold_judgement(False)
+    first = memo.hits
+    assert [game.heuristics(w, memo) for w in worlds] == scores
+    assert memo.hits - first == 30
+
+    unheld = game.heuristics_memo()
+    for w in worlds:
+        game.heuristics(w, unheld)
+    first = unheld.hits
+    for w in worlds:
+        game.heuristics(w, unheld)
+    assert unheld.hits - first < 30
