@@ -15,7 +15,16 @@ from gamedsl.diagnostics import NO_SPAN, Span  # noqa: F401 — nodes' first fie
 
 
 def node(cls):
-    return attrs.frozen(cls, eq=True)
+    # (a repr shared by every node, not one generated for each: making ~100 classes at every
+    # start of the tool is most of its import time, and the repr most of each class's)
+    made = attrs.frozen(cls, eq=True, repr=False)
+    made.__repr__ = _node_repr
+    return made
+
+
+def _node_repr(self) -> str:
+    fields = ", ".join(f"{a.name}={getattr(self, a.name)!r}" for a in attrs.fields(type(self)))
+    return f"{type(self).__name__}({fields})"
 
 
 # ---------------------------------------------------------------- types
