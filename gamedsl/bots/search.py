@@ -167,7 +167,7 @@ class GreedyBot:
 
 
 # a search's default pool of worlds: one per this many iterations, within these bounds
-ITERS_PER_WORLD, FEWEST_WORLDS, MOST_WORLDS = 4, 16, 64
+ITERS_PER_WORLD, FEWEST_WORLDS, MOST_WORLDS = 8, 8, 64
 
 
 def default_worlds(iters) -> int:
@@ -212,7 +212,7 @@ class MctsBot:
     `worlds=K` samples at most K determinizations per decision and then plays in copies of
     them, picked at random: a sample that must match declared public facts may take many
     draws, and a long search gains little from its thousandth world over its sixty-fourth.
-    The default is a world per four iterations, from 16 to 64 (64 for a time budget alone):
+    The default is a world per eight iterations, from 8 to 64 (64 for a time budget alone):
     a short search spends its time on moves, not on worlds it would visit once. 0 draws a
     new world for every iteration.
     """

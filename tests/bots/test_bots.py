@@ -337,9 +337,9 @@ def test_mcts_worlds_caps_the_determinizations_drawn_per_decision(monkeypatch):
         return resample(*args, **kwargs)
 
     monkeypatch.setattr(game, "resample", counting)
-    # (by default a world per four iterations, 16 at least)
-    for spec, most in (("mcts:iters=40:worlds=3", 3), ("mcts:iters=40:worlds=0", 40), ("mcts:iters=40", 16),
-                       ("mcts:iters=100", 25), ("mcts:iters=12", 12)):
+    # (by default a world per eight iterations, 8 at least)
+    for spec, most in (("mcts:iters=40:worlds=3", 3), ("mcts:iters=40:worlds=0", 40), ("mcts:iters=40", 8),
+                       ("mcts:iters=100", 12), ("mcts:iters=300", 37), ("mcts:iters=6", 6)):
         drawn.clear()
         bot = make_bot(spec, game, 0, 1)
         move = bot.choose(state)

@@ -33,10 +33,10 @@ def _moves(spec: str, seed: int, count: int):
 # move's availability itself and listed every state it reached. Sixty iterations over a few
 # moves: the root's choice by UCB, not only its untried moves, decides these.
 @pytest.mark.parametrize("spec, expected", [
-    ("mcts:iters=60", ["take", "play yellow-5", "play green-7", "play green-10", "take", "play green-10",
+    ("mcts:iters=60:worlds=16", ["take", "play yellow-5", "play green-7", "play green-10", "take", "play green-10",
                        "take", "take", "play blue-7", "take", "take", "play blue-4", "play blue-8",
                        "play red-9"]),
-    ("mcts:iters=40:depth=0", ["play blue-8", "play green-10", "take", "play green-10", "take",
+    ("mcts:iters=40:depth=0:worlds=16", ["play blue-8", "play green-10", "take", "play green-10", "take",
                                "play red-10", "take", "take", "play blue-10", "take", "take",
                                "play red-9", "play yellow-10", "take"]),
     ("mcts:iters=40:depth=0:worlds=0", ["play blue-8", "play green-10", "take", "play green-10",
