@@ -186,22 +186,7 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
         cap = int(info.capacity)
         lines += [f"if len(z) >= {cap} and c not in z:",
                   f"    raise RuleError('E504', f\"zone '{{zn{sid}}}' is full: it holds at most {cap}\", s{sid}.span)"]
-    lines += ["w = W[c]",
-              "if w is not None:",
-              "    kn = state.get('known')",
-              "    if kn:  # (a seat shown it forgets it once it moves)",
-              "        for ks in kn.values():",
-              "            if c in ks: ks.remove(c)",
-              "    wz = state['zones'][w[0]]",
-              "    if w[1] >= 0: wz = wz[w[1]]",
-              "    wc = w[2]",
-              "    if isinstance(wc, list):",
-              "        for key in wc: del wz[key]",
-              "    elif wc is not None: del wz[wc]",
-              "    else:",
-              "        ctx.work += 1 + len(wz) // 64",
-              f"        if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
-              "        wz.remove(c)"]
+    lines += _take(sid)
     if info.sorted_by is not None:  # (its place by the zone's order, after the items looked at)
         lines += ["A = ctx.cat.attrs",
                   f"k = sf{sid}(A[c])",
@@ -223,6 +208,57 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
               "if mv is not None and c not in seen:",
               "    seen.add(c)",
               "    mv.append(c)"]
+    return lines
+
+
+def _take(sid: int) -> List[str]:
+    """The interpreter's _take of component `c` from where it lies (`W`: the state's `where`)."""
+    return ["w = W[c]",
+            "if w is not None:",
+            "    kn = state.get('known')",
+            "    if kn:  # (a seat shown it forgets it once it moves)",
+            "        for ks in kn.values():",
+            "            if c in ks: ks.remove(c)",
+            "    wz = state['zones'][w[0]]",
+            "    if w[1] >= 0: wz = wz[w[1]]",
+            "    wc = w[2]",
+            "    if isinstance(wc, list):",
+            "        for wk in wc: del wz[wk]",
+            "    elif wc is not None: del wz[wc]",
+            "    else:",
+            "        ctx.work += 1 + len(wz) // 64",
+            f"        if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
+            "        wz.remove(c)"]
+
+
+def _put_cell(sid: int, info, proven: bool) -> List[str]:
+    """The interpreter's _put of component `c` on cell `cell` of grid `zn{sid}` (owner `o`,
+    its list of every owner `zl`) for the common case, a piece of one cell given whole-number
+    coordinates: the same checks in the same order and the same work. Any other piece or
+    cell goes to the machine's _put, which has not begun on it."""
+    lines = ["if FC[c] is None and type(cell) is list and len(cell) == 2 and type(cell[0]) is int "
+             "and type(cell[1]) is int:",
+             "    ctx.work += 1",
+             f"    if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)"]
+    if not proven:
+        lines += [f"    if K[c] not in kk{sid}:",
+                  f"        raise RuleError('E504', f\"zone '{{zn{sid}}}' does not hold a {{K[c]}}\", s{sid}.span)"]
+    lines += ["    " + line for line in _owned(sid, info.per_player, "z", "zl", "o")]
+    lines.append("    key = f'{cell[0]},{cell[1]}'")
+    if info.size is not None:
+        x, y = (int(v) for v in info.size)
+        lines += [f"    if not (0 <= cell[0] < {x} and 0 <= cell[1] < {y}):",
+                  f"        raise RuleError('E504', f\"cell {{key}} is outside the {x} by {y} grid\", s{sid}.span)"]
+    lines += ["    if key in z and z[key] != c:",
+              f"        raise RuleError('E504', f\"cell {{key}} of '{{zn{sid}}}' is taken\", s{sid}.span)"]
+    lines += ["    " + line for line in _take(sid)]
+    lines += ["    z[key] = c",
+              f"    W[c] = [zn{sid}, o, key]",
+              "    if mv is not None and c not in seen:",
+              "        seen.add(c)",
+              "        mv.append(c)",
+              "else:",
+              f"    m.put(state, c, (zn{sid}, o), pl{sid}, cell, s{sid}.span, ctx)"]
     return lines
 
 
@@ -273,6 +309,34 @@ def _move(st, info, consts: List[str]) -> List[str]:
     return lines
 
 
+def _move_to_cell(st, info, consts: List[str]) -> List[str]:
+    """`move` to a cell of a grid: the interpreter's _do_move written out for this zone (the
+    components, then the destination's owner, then the cell), each piece put by _put_cell."""
+    sid = st.sid
+    consts += [f"w{sid} = s{sid}.what", f"zn{sid} = s{sid}.zone", f"ce{sid} = s{sid}.cell",
+               f"pl{sid} = s{sid}.place"] + _zone_consts(sid)
+    proven = st.kinds is not None and st.kinds <= frozenset(info.kinds)
+    lines = [_RESET, *_evaluated(st.what, f"w{sid}", "x", consts), "cs = x if type(x) is list else [x]",
+             "K = ctx.cat.kind", "FC = ctx.cat.faces",
+             "for c in cs:",
+             "    if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(K)):",
+             f"        raise RuleError('E504', f\"only components can be moved, not {{plain(c)}}\", s{sid}.span)"]
+    if info.per_player:
+        consts.append(f"d{sid} = s{sid}.dest")
+        lines.append(f"o = d{sid}(ctx)[1]")
+    else:
+        lines.append("o = -1")
+    lines += _evaluated(st.cell, f"ce{sid}", "cell", consts)
+    if st.place == "top":
+        lines.append("cs = list(reversed(cs))")
+    lines += ["if len(cs) > 1 and cell is not None:",
+              f"    raise RuleError('E504', 'only one component fits on a cell', s{sid}.span)",
+              f"zl = state['zones'][zn{sid}]", "W = state['where']", _MOVED,
+              "for c in cs:"]
+    lines += ["    " + line for line in _put_cell(sid, info, proven)]
+    return lines
+
+
 def _draw(st, src, dst, consts: List[str]) -> List[str]:
     """`draw` from a pile to a zone that is a list (not a grid): the interpreter's _do_draw written
     out (each component drawn counted against the step budget, a refill by the machine), no
@@ -300,10 +364,25 @@ def _draw(st, src, dst, consts: List[str]) -> List[str]:
 def _assign_owned(st, consts: List[str]) -> List[str]:
     """The interpreter's _do_assign to a player's variable or a component's state: the value,
     then whose it is (checked as _slot checks it), then the change, with the same checks."""
-    sid, where = st.sid, st.target[0]
-    consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.target[1]", f"ob{sid} = s{sid}.target[2]"]
+    sid = st.sid
+    consts.append(f"v{sid} = s{sid}.value")
     lines = [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts),
-             *_evaluated(st.target[2], f"ob{sid}", "k", consts)]
+             *_owner_slot(st, st.target, f"s{sid}.target", consts)]
+    return lines + _store(st, "c[k]")
+
+
+def _owner_slot(st, target, path: str, consts: List[str]) -> List[str]:
+    """`c`, `k`: the container and key of `target` (a local, the game's variable, a player's
+    variable or a component's state; `path` the source reading it from the statement),
+    whose it is evaluated and checked as the interpreter's _slot does."""
+    sid, (where, _, _) = st.sid, target
+    consts += [f"n{sid} = {path}[1]"]
+    if where == "local":
+        return ["c = env", f"k = n{sid}"]
+    if where == "global":
+        return ["c = state['vars']", f"k = n{sid}"]
+    consts.append(f"ob{sid} = {path}[2]")
+    lines = _evaluated(target[2], f"ob{sid}", "k", consts)
     if where == "pvar":
         lines += ["if not (type(k) is int and 0 <= k < state['n']):",
                   f"    raise RuleError('E504', f\"'.{{n{sid}}}' needs a player, not {{plain(k)}}\", s{sid}.span)",
@@ -313,6 +392,29 @@ def _assign_owned(st, consts: List[str]) -> List[str]:
         lines += [f"if k is None or ctx.cat.kind[k] not in ks{sid}:",
                   f"    raise RuleError('E504', f\"this component has no state '{{n{sid}}}'\", s{sid}.span)",
                   f"c = state['cstate'][n{sid}]"]
+    return lines
+
+
+# the targets an item assignment is written out for: an item of a list held by one of these
+_HOLDERS = ("local", "global", "pvar", "cstate")
+
+
+def _assign_item(st, consts: List[str]) -> List[str]:
+    """The interpreter's _do_assign to an item of a list (`v.free[i] -= m`): the value, the
+    list's holder (_owner_slot), then the position, checked as _slot checks them; the item
+    changed in a fresh copy of the list, which replaces the held one."""
+    sid = st.sid
+    consts += [f"v{sid} = s{sid}.value", f"ix{sid} = s{sid}.target[2]"]
+    lines = [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts),
+             *_owner_slot(st, st.target[1], f"s{sid}.target[1]", consts),
+             "seq = c[k]",
+             *_evaluated(st.target[2], f"ix{sid}", "ix", consts),
+             "if not isinstance(seq, list):",
+             f"    raise RuleError('E504', f\"only an item of a list can change, not of {{plain(seq)}}\", s{sid}.span)",
+             "if not (is_number(ix) and int(ix) == ix and -len(seq) <= ix < len(seq)):",
+             f"    raise RuleError('E504', f\"position {{plain(ix)}} is outside this list of {{len(seq)}}\", s{sid}.span)",
+             "c[k] = c = list(seq)",
+             "k = int(ix)"]
     return lines + _store(st, "c[k]")
 
 
@@ -348,6 +450,10 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         info = program.zones.get(st.zone)
         if _listed(info):
             return _move(st, info, consts)
+    if cls is P.MoveStmt and st.cell is not None and st.zone is not None:
+        info = program.zones.get(st.zone)
+        if info is not None and info.grid:
+            return _move_to_cell(st, info, consts)
     if cls is P.DrawStmt and st.zones is not None and None not in st.zones:
         src, dst = (program.zones.get(z) for z in st.zones)
         if src is not None and not src.grid and _listed(dst):
@@ -364,6 +470,8 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         return lines + _store(st, f"c[n{sid}]")
     if cls is P.AssignStmt and st.target[0] in ("pvar", "cstate"):
         return _assign_owned(st, consts)
+    if cls is P.AssignStmt and st.target[0] == "item" and st.target[1][0] in _HOLDERS:
+        return _assign_item(st, consts)
     if cls is P.IfStmt and len(st.branches) > _NESTED_IFS:
         lines = [_RESET]
         for j, (_, block) in enumerate(st.branches):
