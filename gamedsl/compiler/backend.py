@@ -89,7 +89,7 @@ def _block(bid: int, block: tuple, consts: List[str], program, observed: bool = 
         if observed and isinstance(st, _TELLING):
             body = _handled(st, consts)
         else:
-            body = _stmt(st, consts, program)
+            body = _stmt(st, consts, program, observed)
         if body[:1] == [_RESET]:
             body = body[1:]  # (_ACCOUNT has just reset them)
         lines.append(f"    if i <= {k}:")
@@ -142,6 +142,96 @@ def _enter(block: int, owner: str) -> List[str]:
             f"if not stack or stack[-1] is not {owner} or state['pending'] is not None "
             "or state['flow']['over']: return steps",
             "ctx.env = env"]
+
+
+# How deep blocks run in place may nest (a branch in a loop's body...): Python allows 20
+# nested loops and `try`s in a function, and 100 levels of indentation.
+_IN_PLACE_DEPTH = 3
+# ... and how many statements, counting the nested blocks' (a procedure's are written at
+# each call)
+_IN_PLACE_SIZE = 40
+
+
+def _straight(program, bid: int, depth: int = _IN_PLACE_DEPTH) -> bool:
+    """Whether block `bid` runs in place where it is entered, without a frame: all its
+    statements are written out (`_flat`), so none can ask a player, end the game, call a
+    procedure or look at the frames, and a state at any decision is the same without it."""
+    return _size(program, bid, depth) is not None
+
+
+def _size(program, bid: int, depth: int):
+    """The statements of a straight block and its nested blocks, or None if it is not one
+    (or nests deeper than `depth`, or holds more than _IN_PLACE_SIZE)."""
+    if depth == 0:
+        return None
+    total = 0
+    for st in program.blocks[bid]:
+        total += 1
+        for inner in _flat(st, program):
+            if inner is None:
+                return None
+            n = _size(program, inner, depth - 1)
+            if n is None:
+                return None
+            total += n
+        if total > _IN_PLACE_SIZE:
+            return None
+    return total
+
+
+def _flat(st, program) -> list:
+    """The nested blocks of a statement written out in place that pushes no frame of its
+    own but a loop's (a branch, a loop's body); [None] for any other statement."""
+    cls = type(st)
+    if cls in (P.PassStmt, P.LetStmt, P.SayStmt):
+        return []
+    if cls is P.AssignStmt:
+        t = st.target
+        return [] if t[0] in _HOLDERS or (t[0] == "item" and t[1][0] in _HOLDERS) else [None]
+    if cls is P.MoveStmt and st.zone is not None:
+        info = program.zones.get(st.zone)
+        return [] if (st.cell is None and _listed(info)) or (
+            st.cell is not None and info is not None and info.grid) else [None]
+    if cls is P.DrawStmt and st.zones is not None and None not in st.zones:
+        src, dst = (program.zones.get(z) for z in st.zones)
+        return [] if src is not None and not src.grid and _listed(dst) else [None]
+    if cls is P.IfStmt and len(st.branches) <= _NESTED_IFS:
+        return [b for _, b in st.branches] + ([] if st.orelse is None else [st.orelse])
+    if cls in (P.ForStmt, P.WhileStmt, P.RepeatStmt):
+        return [st.body]
+    return [None]
+
+
+def _in_place(bid: int, consts: List[str], program) -> List[str]:
+    """Block `bid` (straight) written out where it is entered: each statement counted as the
+    run loop counts it, `cur` the one under way (for the line of a diagnostic that has
+    none, as the run loop gives it from the frames)."""
+    lines = []
+    for st in program.blocks[bid]:
+        sid = st.sid
+        consts.append(f"s{sid} = S[{sid}]")
+        body = _stmt(st, consts, program, inside=True)
+        if body[:1] == [_RESET]:
+            body = body[1:]
+        lines += [f"cur = s{sid}", "steps += 1",
+                  f"if steps + m.run_work // WPS > MAX: runaway(state, s{sid})", _ACCOUNT] + body
+    return lines
+
+
+def _entered(bid: int, owner: str, consts: List[str], program, observed: bool, inside: bool) -> List[str]:
+    """A nested block (a branch, a loop's body) entered: in place if it is straight (see
+    _straight; not while an observer is told of every statement), else as _enter does."""
+    if observed or not _straight(program, bid):
+        return _enter(bid, owner)
+    lines = _in_place(bid, consts, program)
+    return lines if inside else _spanned(lines)
+
+
+def _spanned(lines: List[str]) -> List[str]:
+    """`lines` (blocks run in place), a diagnostic raised without a line given the line of
+    the statement it came from, `cur`."""
+    return (["try:"] + ["    " + line for line in lines]
+            + ["except RuleError as err:", "    if err.span is None: err.span = cur.span", "    raise"])
 
 
 def _evaluated(fn, const: str, target: str, consts: List[str]) -> List[str]:
@@ -436,16 +526,23 @@ def _store(st, slot: str) -> List[str]:
             f"    {slot} = bounded(o {sign} x, s{sid}.span)"]
 
 
-def _stmt(st, consts: List[str], program) -> List[str]:
+def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool = False) -> List[str]:
+    """The code of statement `st` (`inside`: in a block run in place, see _in_place)."""
     sid = st.sid
     cls = type(st)
     if cls is P.PassStmt:
         return []
-    if cls is P.SayStmt and st.to is None:  # (the interpreter's _do_say, for every seat)
+    if cls is P.SayStmt:  # (the interpreter's _do_say)
         consts += [f"ms{sid} = s{sid}.message", f"mk{sid} = s{sid}.kind"]
-        return [_RESET, *_evaluated(st.message, f"ms{sid}", "x", consts),
-                f"if isinstance(x, list): sized(x, s{sid}.span)",
-                f"state['said'].append(write(x, mk{sid}, ctx.cat))"]
+        lines = [_RESET, *_evaluated(st.message, f"ms{sid}", "x", consts),
+                 f"if isinstance(x, list): sized(x, s{sid}.span)"]
+        if st.to is None:
+            return lines + [f"state['said'].append(write(x, mk{sid}, ctx.cat))"]
+        consts.append(f"to{sid} = s{sid}.to")
+        return lines + [*_evaluated(st.to, f"to{sid}", "p", consts),
+                        "if not (isinstance(p, int) and not isinstance(p, bool) and 0 <= p < state['n']):",
+                        f"    raise RuleError('E504', \"'say ... to' needs a player\", s{sid}.span)",
+                        f"state.setdefault('told', []).append([p, len(state['said']), write(x, mk{sid}, ctx.cat)])"]
     if cls is P.MoveStmt and st.cell is None and st.zone is not None:
         info = program.zones.get(st.zone)
         if _listed(info):
@@ -481,6 +578,10 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         if st.orelse is not None:
             lines += ["else:"] + ["    " + line for line in _enter(st.orelse, "frame")]
         return lines
+
+    def enter(block: int, owner: str) -> List[str]:
+        return _entered(block, owner, consts, program, observed, inside)
+
     if cls is P.IfStmt:  # (each condition's code before its test: one `else:` deeper a branch)
         lines, indent = [_RESET], ""
         for j, (cond, block) in enumerate(st.branches):
@@ -489,9 +590,9 @@ def _stmt(st, consts: List[str], program) -> List[str]:
                 lines.append(indent + "else:")
                 indent += "    "
             lines += [indent + line for line in _evaluated(cond, f"c{sid}_{j}", "_t", consts)]
-            lines += [indent + "if _t:"] + [indent + "    " + line for line in _enter(block, "frame")]
+            lines += [indent + "if _t:"] + [indent + "    " + line for line in enter(block, "frame")]
         if st.orelse is not None:
-            lines += [indent + "else:"] + [indent + "    " + line for line in _enter(st.orelse, "frame")]
+            lines += [indent + "else:"] + [indent + "    " + line for line in enter(st.orelse, "frame")]
         return lines
     if cls is P.CallStmt:
         consts += [f"p{sid} = procs[s{sid}.proc]", f"a{sid} = s{sid}.args"]
@@ -502,6 +603,11 @@ def _stmt(st, consts: List[str], program) -> List[str]:
             lines += [_RESET, f"e = {{name: a(ctx) for name, a in zip(p{sid}[0], a{sid})}}"]
         else:
             lines += ["e = {}"]
+        if not observed and _straight(program, program.procs[st.proc][1]):
+            # its body run in place, its locals the context's while it runs
+            return (lines + [f"pe{sid} = env", "env = ctx.env = e"]
+                    + _spanned(_in_place(program.procs[st.proc][1], consts, program))
+                    + [f"env = ctx.env = pe{sid}"])
         lines += ["act = {'k': 'act', 'env': e}", "stack.append(act)",
                   f"nf = {{'k': 'blk', 'b': p{sid}[1], 'i': 0}}", "stack.append(nf)",
                   f"if len(stack) > {DIRECT_DEPTH}: return steps",
@@ -514,26 +620,28 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         return lines
     if cls is P.ForStmt:
         consts += [f"v{sid} = s{sid}.items", f"n{sid} = s{sid}.var"]
+        lf = f"lf{sid}"  # (each loop's own name: a body run in place may hold a loop)
         return ([_RESET, *_evaluated(st.items, f"v{sid}", "x", consts),
                 "if not isinstance(x, list):",
                 f"    raise RuleError('E504', f\"'for' needs a list, not {{plain(x)}}\", s{sid}.span)",
-                f"lf = {{'k': 'for', 's': {sid}, 'b': {st.body}, 'var': n{sid}, 'items': list(x), 'n': 0}}",
-                "stack.append(lf)",
-                "while lf['n'] < len(lf['items']):",
-                "    env[lf['var']] = lf['items'][lf['n']]",
-                "    lf['n'] += 1"]
-                + ["    " + line for line in _enter(st.body, "lf")]
+                f"{lf} = {{'k': 'for', 's': {sid}, 'b': {st.body}, 'var': n{sid}, 'items': list(x), 'n': 0}}",
+                f"stack.append({lf})",
+                f"while {lf}['n'] < len({lf}['items']):",
+                f"    env[{lf}['var']] = {lf}['items'][{lf}['n']]",
+                f"    {lf}['n'] += 1"]
+                + ["    " + line for line in enter(st.body, lf)]
                 + ["stack.pop()"])
     if cls is P.WhileStmt:
         consts.append(f"v{sid} = s{sid}.cond")
-        return ([f"lf = {{'k': 'while', 's': {sid}}}", "stack.append(lf)",
+        lf = f"lf{sid}"
+        return ([f"{lf} = {{'k': 'while', 's': {sid}}}", f"stack.append({lf})",
                  "while True:",
                  "    steps += 1",
                  f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
                  "    " + _ACCOUNT]
                 + ["    " + line for line in _evaluated(st.cond, f"v{sid}", "_t", consts)]
                 + ["    if not _t: break"]
-                + ["    " + line for line in _enter(st.body, "lf")]
+                + ["    " + line for line in enter(st.body, lf)]
                 + ["stack.pop()"])
     if cls is P.RepeatStmt:
         if st.count is None:
@@ -544,13 +652,14 @@ def _stmt(st, consts: List[str], program) -> List[str]:
                      "if not is_number(x):",
                      f"    raise RuleError('E504', f\"'repeat' needs a number, not {{plain(x)}}\", s{sid}.span)",
                      "left = max(0, int(x))"]
-        return (lines + [f"lf = {{'k': 'rep', 's': {sid}, 'left': left}}", "stack.append(lf)",
+        lf = f"lf{sid}"
+        return (lines + [f"{lf} = {{'k': 'rep', 's': {sid}, 'left': left}}", f"stack.append({lf})",
                          "while True:",
                          "    steps += 1",
                          f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
-                         "    if lf['left'] == 0: break",
-                         "    if lf['left'] > 0: lf['left'] -= 1"]
-                + ["    " + line for line in _enter(st.body, "lf")]
+                         f"    if {lf}['left'] == 0: break",
+                         f"    if {lf}['left'] > 0: {lf}['left'] -= 1"]
+                + ["    " + line for line in enter(st.body, lf)]
                 + ["stack.pop()"])
     return _handled(st, consts)
 
