@@ -441,7 +441,7 @@ def _draw(st, src, dst, consts: List[str]) -> List[str]:
              f"src = sr{sid}(ctx)", f"o = ds{sid}(ctx)[1]", "so = src[1]",
              f"zl = state['zones'][zn{sid}]", f"sl = state['zones'][sn{sid}]",
              "W = state['where']", _MOVED, "K = ctx.cat.kind",
-             "for _ in range(max(0, int(min(n, MAX + 1)))):",
+             "for _ in range(n if type(n) is int and 0 <= n <= MAX else max(0, int(min(n, MAX + 1)))):",
              f"    if m.count_drawn() > MAX: m.drew_too_many(s{sid}.span)"]
     lines += ["    " + line for line in _owned(sid, src.per_player, "pile", "sl", "so")]
     if src.refill:
@@ -599,10 +599,12 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
         lines = ["if len(stack) > 100 and sum(1 for f in stack if f['k'] == 'act') > 100:",
                  f"    raise RuleError('E502', f\"procedure '{{s{sid}.proc}}' calls itself more than 100 deep\", "
                  f"s{sid}.span)"]
-        if st.args:
-            lines += [_RESET, f"e = {{name: a(ctx) for name, a in zip(p{sid}[0], a{sid})}}"]
-        else:
-            lines += ["e = {}"]
+        lines += ["e = {}"]
+        if st.args:  # (the arguments in order, each given to its parameter as it is worked out)
+            lines.append(_RESET)
+            for j in range(min(len(program.procs[st.proc][0]), len(st.args))):
+                consts += [f"a{sid}_{j} = a{sid}[{j}]", f"pn{sid}_{j} = p{sid}[0][{j}]"]
+                lines += [*_evaluated(st.args[j], f"a{sid}_{j}", "x", consts), f"e[pn{sid}_{j}] = x"]
         if not observed and _straight(program, program.procs[st.proc][1]):
             # its body run in place, its locals the context's while it runs
             return (lines + [f"pe{sid} = env", "env = ctx.env = e"]
