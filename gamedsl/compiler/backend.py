@@ -30,7 +30,7 @@ same plain data after every statement in both engines, and each can resume the o
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional
 
 from gamedsl.runtime import program as P
 
@@ -152,65 +152,101 @@ _IN_PLACE_DEPTH = 3
 _IN_PLACE_SIZE = 40
 
 
-def _straight(program, bid: int, depth: int = _IN_PLACE_DEPTH) -> bool:
-    """Whether block `bid` runs in place where it is entered, without a frame: all its
-    statements are written out (`_flat`), so none can ask a player, end the game, call a
-    procedure or look at the frames, and a state at any decision is the same without it."""
-    return _size(program, bid, depth) is not None
+def _straight(program, bid: int) -> bool:
+    """Whether block `bid` runs in place where it is entered and never stops the run there:
+    all its statements are written out (`_nested`), so none can ask a player, end the game,
+    call a procedure or look at the frames, and a state at any decision is the same without
+    its frame."""
+    return _size(program, bid, _IN_PLACE_DEPTH) == (True, False)
 
 
-def _size(program, bid: int, depth: int):
-    """The statements of a straight block and its nested blocks, or None if it is not one
-    (or nests deeper than `depth`, or holds more than _IN_PLACE_SIZE)."""
+def _in_place_ok(program, bid: int) -> bool:
+    """Whether block `bid` runs in place where it is entered: as a straight block, but it may
+    also ask a player (the frames it would have are made then: see _in_place), end the
+    game, and call procedures that run in place."""
+    return _size(program, bid, _IN_PLACE_DEPTH) is not None
+
+
+def _size(program, bid: int, depth: int, procs: tuple = ()):
+    """(True, whether it may stop the run) for a block that runs in place (its statements and
+    its nested blocks' at most _IN_PLACE_SIZE, nested at most `depth` deep, no procedure
+    in `procs` called again), else None."""
+    found = _shape(program, bid, depth, procs)
+    return None if found is None or found[0] > _IN_PLACE_SIZE else (True, found[1])
+
+
+def _shape(program, bid: int, depth: int, procs: tuple):
+    """(statements, may stop) of a block that runs in place, or None."""
     if depth == 0:
         return None
-    total = 0
+    total, stops = 0, False
     for st in program.blocks[bid]:
         total += 1
-        for inner in _flat(st, program):
-            if inner is None:
+        nested = _nested(st, program)
+        if nested is None:
+            return None
+        blocks, stop = nested
+        stops = stops or stop
+        loop = isinstance(st, (P.ForStmt, P.WhileStmt, P.RepeatStmt))
+        called = (st.proc,) if isinstance(st, P.CallStmt) else ()
+        if called and called[0] in procs:
+            return None
+        for inner in blocks:
+            found = _shape(program, inner, depth - 1, procs + called)
+            if found is None or (loop and found[1]):  # (a loop's body never stops: see _in_place)
                 return None
-            n = _size(program, inner, depth - 1)
-            if n is None:
-                return None
-            total += n
+            total += found[0]
+            stops = stops or found[1]
         if total > _IN_PLACE_SIZE:
             return None
-    return total
+    return total, stops
 
 
-def _flat(st, program) -> list:
-    """The nested blocks of a statement written out in place that pushes no frame of its
-    own but a loop's (a branch, a loop's body); [None] for any other statement."""
+def _nested(st, program):
+    """(the blocks nested in statement `st`, whether it stops the run itself) when it runs in
+    place, else None: written-out effects and assignments, branches and loops, a choice (not
+    a secret one), the end, a procedure call."""
     cls = type(st)
     if cls in (P.PassStmt, P.LetStmt, P.SayStmt):
-        return []
+        return [], False
     if cls is P.AssignStmt:
         t = st.target
-        return [] if t[0] in _HOLDERS or (t[0] == "item" and t[1][0] in _HOLDERS) else [None]
+        return ([], False) if t[0] in _HOLDERS or (t[0] == "item" and t[1][0] in _HOLDERS) else None
     if cls is P.MoveStmt and st.zone is not None:
         info = program.zones.get(st.zone)
-        return [] if (st.cell is None and _listed(info)) or (
-            st.cell is not None and info is not None and info.grid) else [None]
+        return ([], False) if (st.cell is None and _listed(info)) or (
+            st.cell is not None and info is not None and info.grid) else None
     if cls is P.DrawStmt and st.zones is not None and None not in st.zones:
         src, dst = (program.zones.get(z) for z in st.zones)
-        return [] if src is not None and not src.grid and _listed(dst) else [None]
+        return ([], False) if src is not None and not src.grid and _listed(dst) else None
     if cls is P.IfStmt and len(st.branches) <= _NESTED_IFS:
-        return [b for _, b in st.branches] + ([] if st.orelse is None else [st.orelse])
+        return [b for _, b in st.branches] + ([] if st.orelse is None else [st.orelse]), False
     if cls in (P.ForStmt, P.WhileStmt, P.RepeatStmt):
-        return [st.body]
-    return [None]
+        return [st.body], False
+    if cls in (P.ChooseStmt, P.EndStmt):
+        return [], True
+    if cls is P.CallStmt:
+        return [program.procs[st.proc][1]], False
+    return None
 
 
-def _in_place(bid: int, consts: List[str], program) -> List[str]:
-    """Block `bid` (straight) written out where it is entered: each statement counted as the
-    run loop counts it, `cur` the one under way (for the line of a diagnostic that has
-    none, as the run loop gives it from the frames)."""
+def _blk(bid: int, k: int) -> str:
+    """The frame of block `bid` with statement `k` next."""
+    return f"{{'k': 'blk', 'b': {bid}, 'i': {k}}}"
+
+
+def _in_place(bid: int, consts: List[str], program, lazy: List[str]) -> List[str]:
+    """Block `bid` written out where it is entered: each statement counted as the run loop
+    counts it, `cur` the one under way (for the line of a diagnostic that has none, as the
+    run loop gives it from the frames). `lazy`: the frames the interpreter would have above
+    the running function's own, outermost first (a procedure's activation, a branch's
+    block): pushed only if a choice is reached, with this block's, before it is asked, so
+    the state waiting for the player is the interpreter's."""
     lines = []
-    for st in program.blocks[bid]:
+    for k, st in enumerate(program.blocks[bid]):
         sid = st.sid
         consts.append(f"s{sid} = S[{sid}]")
-        body = _stmt(st, consts, program, inside=True)
+        body = _stmt(st, consts, program, inside=True, lazy=lazy + [_blk(bid, k + 1)])
         if body[:1] == [_RESET]:
             body = body[1:]
         lines += [f"cur = s{sid}", "steps += 1",
@@ -218,12 +254,14 @@ def _in_place(bid: int, consts: List[str], program) -> List[str]:
     return lines
 
 
-def _entered(bid: int, owner: str, consts: List[str], program, observed: bool, inside: bool) -> List[str]:
-    """A nested block (a branch, a loop's body) entered: in place if it is straight (see
-    _straight; not while an observer is told of every statement), else as _enter does."""
-    if observed or not _straight(program, bid):
+def _entered(bid: int, owner: str, consts: List[str], program, observed: bool, inside: bool,
+             lazy: List[str], loop: bool = False) -> List[str]:
+    """A nested block (a branch, a loop's body) entered: in place if it can be (see
+    _in_place_ok; a loop's body only if straight; not while an observer is told of every
+    statement), else as _enter does."""
+    if observed or not (_straight(program, bid) if loop else _in_place_ok(program, bid)):
         return _enter(bid, owner)
-    lines = _in_place(bid, consts, program)
+    lines = _in_place(bid, consts, program, lazy)
     return lines if inside else _spanned(lines)
 
 
@@ -526,10 +564,19 @@ def _store(st, slot: str) -> List[str]:
             f"    {slot} = bounded(o {sign} x, s{sid}.span)"]
 
 
-def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool = False) -> List[str]:
-    """The code of statement `st` (`inside`: in a block run in place, see _in_place)."""
+def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool = False,
+          lazy: Optional[List[str]] = None) -> List[str]:
+    """The code of statement `st` (`inside`: in a block run in place, `lazy` the frames it
+    would have: see _in_place)."""
     sid = st.sid
     cls = type(st)
+    lazy = lazy if inside else []
+    if inside and cls is P.ChooseStmt:  # (its frames made, it is asked as the interpreter asks it)
+        consts.append(f"h{sid} = H[type(s{sid})]")
+        return [_RESET, f"stack.extend([{', '.join(lazy)}])", f"h{sid}(state, ctx, s{sid})", "return steps"]
+    if inside and cls is P.EndStmt:  # (the frames go with the game; `after round` goes on)
+        consts.append(f"h{sid} = H[type(s{sid})]")
+        return [_RESET, f"h{sid}(state, ctx, s{sid})", "if state['flow']['over']: return steps"]
     if cls is P.PassStmt:
         return []
     if cls is P.SayStmt:  # (the interpreter's _do_say)
@@ -579,8 +626,8 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
             lines += ["else:"] + ["    " + line for line in _enter(st.orelse, "frame")]
         return lines
 
-    def enter(block: int, owner: str) -> List[str]:
-        return _entered(block, owner, consts, program, observed, inside)
+    def enter(block: int, owner: str, loop: bool = False) -> List[str]:
+        return _entered(block, owner, consts, program, observed, inside, lazy, loop)
 
     if cls is P.IfStmt:  # (each condition's code before its test: one `else:` deeper a branch)
         lines, indent = [_RESET], ""
@@ -596,7 +643,9 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
         return lines
     if cls is P.CallStmt:
         consts += [f"p{sid} = procs[s{sid}.proc]", f"a{sid} = s{sid}.args"]
-        lines = ["if len(stack) > 100 and sum(1 for f in stack if f['k'] == 'act') > 100:",
+        # (the frames run in place above this function's own count as the interpreter's do)
+        more, acts = len(lazy), sum(1 for f in lazy if "'act'" in f)
+        lines = [f"if len(stack) > {100 - more} and sum(1 for f in stack if f['k'] == 'act') > {100 - acts}:",
                  f"    raise RuleError('E502', f\"procedure '{{s{sid}.proc}}' calls itself more than 100 deep\", "
                  f"s{sid}.span)"]
         lines += ["e = {}"]
@@ -605,11 +654,12 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
             for j in range(min(len(program.procs[st.proc][0]), len(st.args))):
                 consts += [f"a{sid}_{j} = a{sid}[{j}]", f"pn{sid}_{j} = p{sid}[0][{j}]"]
                 lines += [*_evaluated(st.args[j], f"a{sid}_{j}", "x", consts), f"e[pn{sid}_{j}] = x"]
-        if not observed and _straight(program, program.procs[st.proc][1]):
+        callee = program.procs[st.proc][1]
+        if not observed and _in_place_ok(program, callee):
             # its body run in place, its locals the context's while it runs
-            return (lines + [f"pe{sid} = env", "env = ctx.env = e"]
-                    + _spanned(_in_place(program.procs[st.proc][1], consts, program))
-                    + [f"env = ctx.env = pe{sid}"])
+            body = _in_place(callee, consts, program, lazy + [f"{{'k': 'act', 'env': e{sid}}}"])
+            return (lines + [f"e{sid} = e", f"pe{sid} = env", "env = ctx.env = e"]
+                    + (body if inside else _spanned(body)) + [f"env = ctx.env = pe{sid}"])
         lines += ["act = {'k': 'act', 'env': e}", "stack.append(act)",
                   f"nf = {{'k': 'blk', 'b': p{sid}[1], 'i': 0}}", "stack.append(nf)",
                   f"if len(stack) > {DIRECT_DEPTH}: return steps",
@@ -631,7 +681,7 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
                 f"while {lf}['n'] < len({lf}['items']):",
                 f"    env[{lf}['var']] = {lf}['items'][{lf}['n']]",
                 f"    {lf}['n'] += 1"]
-                + ["    " + line for line in enter(st.body, lf)]
+                + ["    " + line for line in enter(st.body, lf, loop=True)]
                 + ["stack.pop()"])
     if cls is P.WhileStmt:
         consts.append(f"v{sid} = s{sid}.cond")
@@ -643,7 +693,7 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
                  "    " + _ACCOUNT]
                 + ["    " + line for line in _evaluated(st.cond, f"v{sid}", "_t", consts)]
                 + ["    if not _t: break"]
-                + ["    " + line for line in enter(st.body, lf)]
+                + ["    " + line for line in enter(st.body, lf, loop=True)]
                 + ["stack.pop()"])
     if cls is P.RepeatStmt:
         if st.count is None:
@@ -661,7 +711,7 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
                          f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
                          f"    if {lf}['left'] == 0: break",
                          f"    if {lf}['left'] > 0: {lf}['left'] -= 1"]
-                + ["    " + line for line in enter(st.body, lf)]
+                + ["    " + line for line in enter(st.body, lf, loop=True)]
                 + ["stack.pop()"])
     return _handled(st, consts)
 

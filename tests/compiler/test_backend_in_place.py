@@ -12,6 +12,7 @@ import pytest
 from gamedsl.compiler.backend import generate_block
 from gamedsl.errors import RuleError
 from gamedsl.pipeline import load
+from tools.lockstep import lockstep
 
 CELLS = """\
 game "Cells"
@@ -125,6 +126,52 @@ score of p: n
 """
 
 
+NESTED = """\
+game "Nested"
+players 2
+var n: number = 0
+var calls: number = 0
+player var got: number = 0
+kind token:
+  copies 30
+zone pile of token: public
+player zone hand of token: owner
+procedure outer(k: number):
+  n += k
+  inner(k)
+  n += 1
+procedure inner(k: number):
+  if k > 1:
+    choose by current:
+      take "take":
+        draw 1 from pile to current.hand
+        current.got += 1
+      skip "skip":
+        pass
+      stop "stop":
+        end game
+    n += 10
+  elif k == 1 and round > 6:
+    let before = n
+    end game after round
+    n = before + 2
+  else:
+    pass
+procedure deep(d: number):
+  calls += 1
+  if d > 0:
+    deep(d - 1)
+setup:
+  move token to pile
+turn:
+  outer(round % 3)
+  deep(n % 7)
+  if n > 400:
+    end game
+score of p: p.got
+"""
+
+
 def played(game, moves) -> list:
     """After each move of `moves` (texts) from a new game: the whole state, or the refusal
     and its line (then on from a new game)."""
@@ -197,17 +244,33 @@ def test_blocks_run_in_place_count_steps_as_frames_do(tmp_path):
     assert lines >= {None, 10, 16, 20}  # (the for, the while, the repeat; and enough)
 
 
-@pytest.mark.parametrize("seed", range(3))
-def test_a_state_after_blocks_run_in_place_resumes_in_either_back_end(tmp_path, seed):
-    """The frames at each decision are the interpreter's: a state of one back end plays on
-    in the other, move for move alike."""
-    path = tmp_path / "busy.game"
-    path.write_text(BUSY)
+def test_choices_in_procedures_run_in_place_play_alike(tmp_path):
+    """A choice in a branch of a procedure called by a procedure, both run in place (their
+    frames made when the choice is reached), `end game` and `end game after round` there, a
+    procedure calling itself (not run in place): move for move as the interpreter plays."""
+    path = tmp_path / "nested.game"
+    path.write_text(NESTED)
     a, b = load(str(path), backend="interpreter"), load(str(path))
-    state = b.new_game(2, seed=seed)
-    assert state == a.new_game(2, seed=seed)
-    for _ in range(4):
-        move = a.legal_moves(state)[0]
-        state_a, state_b = a.apply(state, move), b.apply(state, move)
-        assert state_a == state_b
-        state = state_b
+    source = generate_block(b.program, b.program.phases[0].turn)
+    assert "stack.extend" in source  # (the choice's frames are made in the turn's own code)
+    turns = [lockstep(a, b, 2, seed)["turns"] for seed in range(10)]
+    assert min(turns) < 5 < max(turns)  # (games stopped early, and games ended after a round)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_state_waiting_in_a_procedure_run_in_place_resumes_in_either_back_end(tmp_path, seed):
+    """The frames at a choice reached in place are the interpreter's: a state of one back
+    end plays on in the other, move for move alike, each move's state from the other."""
+    path = tmp_path / "nested.game"
+    path.write_text(NESTED)
+    games = load(str(path), backend="interpreter"), load(str(path))
+    state = games[1].new_game(2, seed=seed)
+    assert state == games[0].new_game(2, seed=seed)
+    for turn in range(8):
+        if games[0].is_over(state):
+            break
+        move = games[0].legal_moves(state)[(seed + turn) % 2]
+        after = [game.apply(state, move) for game in games]
+        assert after[0] == after[1]
+        state = after[turn % 2]
+    assert turn > 2
