@@ -24,8 +24,12 @@ frame says (`frame["i"]`, a dispatch at the top of the function), writes the pos
 the next statement into the frame before each one, and pushes and pops the same frames as
 the interpreter: a nested block (a branch, a loop's body, a procedure) gets its frame and is
 then run by a direct call of its function, and the caller returns to the run loop whenever
-a statement asked a player, ended the game or left other frames on top. So a state is the
-same plain data after every statement in both engines, and each can resume the other's.
+a statement asked a player, ended the game or left other frames on top. A nested block
+whose statements are all written out here (and so are its own nested blocks', a
+procedure's included) is rather written into the block that enters it and runs in place,
+without frames or calls: if it reaches a choice, the frames the interpreter would have at
+that point are pushed just before the choice is asked (see _in_place). So a state is the
+same plain data at every decision in both engines, and each can resume the other's.
 """
 
 from __future__ import annotations

@@ -172,6 +172,32 @@ score of p: p.got
 """
 
 
+DEEP = """\
+game "Rec"
+players 2
+var n: number = 0
+var limit: number = 95
+procedure rec(d: number):
+  if d > 0:
+    rec(d - 1)
+  else:
+    leaf()
+procedure leaf():
+  n += 1
+  inner()
+procedure inner():
+  n += 2
+turn:
+  choose by current:
+    go "go":
+      limit += 1
+      rec(limit)
+  if n > 100:
+    end game
+score of p: n
+"""
+
+
 def played(game, moves) -> list:
     """After each move of `moves` (texts) from a new game: the whole state, or the refusal
     and its line (then on from a new game)."""
@@ -274,3 +300,21 @@ def test_a_state_waiting_in_a_procedure_run_in_place_resumes_in_either_back_end(
         assert after[0] == after[1]
         state = after[turn % 2]
     assert turn > 2
+
+
+def test_a_call_in_procedures_run_in_place_counts_their_frames_against_the_depth(tmp_path):
+    """The activations run in place count as the interpreter's frames do: a call 100
+    procedures deep is refused at the same call, after the same moves."""
+    path = tmp_path / "deep.game"
+    path.write_text(DEEP)
+    runs = []
+    for name in ("interpreter", "compiled"):
+        game = load(str(path), backend=name)
+        state, states = game.new_game(2, seed=0), []
+        with pytest.raises(RuleError) as err:
+            for _ in range(10):
+                state = game.apply(state, game.legal_moves(state)[0])
+                states.append(state)
+        runs.append((states, str(err.value), err.value.diagnostic().span.line))
+    assert runs[0] == runs[1]
+    assert "'inner' calls itself more than 100 deep" in runs[0][1] and runs[0][2] == 12
