@@ -24,13 +24,17 @@ frame says (`frame["i"]`, a dispatch at the top of the function), writes the pos
 the next statement into the frame before each one, and pushes and pops the same frames as
 the interpreter: a nested block (a branch, a loop's body, a procedure) gets its frame and is
 then run by a direct call of its function, and the caller returns to the run loop whenever
-a statement asked a player, ended the game or left other frames on top. So a state is the
-same plain data after every statement in both engines, and each can resume the other's.
+a statement asked a player, ended the game or left other frames on top. A nested block
+whose statements are all written out here (and so are its own nested blocks', a
+procedure's included) is rather written into the block that enters it and runs in place,
+without frames or calls: if it reaches a choice, the frames the interpreter would have at
+that point are pushed just before the choice is asked (see _in_place). So a state is the
+same plain data at every decision in both engines, and each can resume the other's.
 """
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional
 
 from gamedsl.runtime import program as P
 
@@ -89,7 +93,7 @@ def _block(bid: int, block: tuple, consts: List[str], program, observed: bool = 
         if observed and isinstance(st, _TELLING):
             body = _handled(st, consts)
         else:
-            body = _stmt(st, consts, program)
+            body = _stmt(st, consts, program, observed)
         if body[:1] == [_RESET]:
             body = body[1:]  # (_ACCOUNT has just reset them)
         lines.append(f"    if i <= {k}:")
@@ -144,6 +148,134 @@ def _enter(block: int, owner: str) -> List[str]:
             "ctx.env = env"]
 
 
+# How deep blocks run in place may nest (a branch in a loop's body...): Python allows 20
+# nested loops and `try`s in a function, and 100 levels of indentation.
+_IN_PLACE_DEPTH = 3
+# ... and how many statements, counting the nested blocks' (a procedure's are written at
+# each call)
+_IN_PLACE_SIZE = 40
+
+
+def _straight(program, bid: int) -> bool:
+    """Whether block `bid` runs in place where it is entered and never stops the run there:
+    all its statements are written out (`_nested`), so none can ask a player, end the game,
+    call a procedure or look at the frames, and a state at any decision is the same without
+    its frame."""
+    return _size(program, bid, _IN_PLACE_DEPTH) == (True, False)
+
+
+def _in_place_ok(program, bid: int) -> bool:
+    """Whether block `bid` runs in place where it is entered: as a straight block, but it may
+    also ask a player (the frames it would have are made then: see _in_place), end the
+    game, and call procedures that run in place."""
+    return _size(program, bid, _IN_PLACE_DEPTH) is not None
+
+
+def _size(program, bid: int, depth: int, procs: tuple = ()):
+    """(True, whether it may stop the run) for a block that runs in place (its statements and
+    its nested blocks' at most _IN_PLACE_SIZE, nested at most `depth` deep, no procedure
+    in `procs` called again), else None."""
+    found = _shape(program, bid, depth, procs)
+    return None if found is None or found[0] > _IN_PLACE_SIZE else (True, found[1])
+
+
+def _shape(program, bid: int, depth: int, procs: tuple):
+    """(statements, may stop) of a block that runs in place, or None."""
+    if depth == 0:
+        return None
+    total, stops = 0, False
+    for st in program.blocks[bid]:
+        total += 1
+        nested = _nested(st, program)
+        if nested is None:
+            return None
+        blocks, stop = nested
+        stops = stops or stop
+        loop = isinstance(st, (P.ForStmt, P.WhileStmt, P.RepeatStmt))
+        called = (st.proc,) if isinstance(st, P.CallStmt) else ()
+        if called and called[0] in procs:
+            return None
+        for inner in blocks:
+            found = _shape(program, inner, depth - 1, procs + called)
+            if found is None or (loop and found[1]):  # (a loop's body never stops: see _in_place)
+                return None
+            total += found[0]
+            stops = stops or found[1]
+        if total > _IN_PLACE_SIZE:
+            return None
+    return total, stops
+
+
+def _nested(st, program):
+    """(the blocks nested in statement `st`, whether it stops the run itself) when it runs in
+    place, else None: written-out effects and assignments, branches and loops, a choice (not
+    a secret one), the end, a procedure call."""
+    cls = type(st)
+    if cls in (P.PassStmt, P.LetStmt, P.SayStmt):
+        return [], False
+    if cls is P.AssignStmt:
+        t = st.target
+        return ([], False) if t[0] in _HOLDERS or (t[0] == "item" and t[1][0] in _HOLDERS) else None
+    if cls is P.MoveStmt and st.zone is not None:
+        info = program.zones.get(st.zone)
+        return ([], False) if (st.cell is None and _listed(info)) or (
+            st.cell is not None and info is not None and info.grid) else None
+    if cls is P.DrawStmt and st.zones is not None and None not in st.zones:
+        src, dst = (program.zones.get(z) for z in st.zones)
+        return ([], False) if src is not None and not src.grid and _listed(dst) else None
+    if cls is P.IfStmt and len(st.branches) <= _NESTED_IFS:
+        return [b for _, b in st.branches] + ([] if st.orelse is None else [st.orelse]), False
+    if cls in (P.ForStmt, P.WhileStmt, P.RepeatStmt):
+        return [st.body], False
+    if cls in (P.ChooseStmt, P.EndStmt):
+        return [], True
+    if cls is P.CallStmt:
+        return [program.procs[st.proc][1]], False
+    return None
+
+
+def _blk(bid: int, k: int) -> str:
+    """The frame of block `bid` with statement `k` next."""
+    return f"{{'k': 'blk', 'b': {bid}, 'i': {k}}}"
+
+
+def _in_place(bid: int, consts: List[str], program, lazy: List[str]) -> List[str]:
+    """Block `bid` written out where it is entered: each statement counted as the run loop
+    counts it, `cur` the one under way (for the line of a diagnostic that has none, as the
+    run loop gives it from the frames). `lazy`: the frames the interpreter would have above
+    the running function's own, outermost first (a procedure's activation, a branch's
+    block): pushed only if a choice is reached, with this block's, before it is asked, so
+    the state waiting for the player is the interpreter's."""
+    lines = []
+    for k, st in enumerate(program.blocks[bid]):
+        sid = st.sid
+        consts.append(f"s{sid} = S[{sid}]")
+        body = _stmt(st, consts, program, inside=True, lazy=lazy + [_blk(bid, k + 1)])
+        if body[:1] == [_RESET]:
+            body = body[1:]
+        lines += [f"cur = s{sid}", "steps += 1",
+                  f"if steps + m.run_work // WPS > MAX: runaway(state, s{sid})", _ACCOUNT] + body
+    return lines
+
+
+def _entered(bid: int, owner: str, consts: List[str], program, observed: bool, inside: bool,
+             lazy: List[str], loop: bool = False) -> List[str]:
+    """A nested block (a branch, a loop's body) entered: in place if it can be (see
+    _in_place_ok; a loop's body only if straight; not while an observer is told of every
+    statement), else as _enter does."""
+    if observed or not (_straight(program, bid) if loop else _in_place_ok(program, bid)):
+        return _enter(bid, owner)
+    lines = _in_place(bid, consts, program, lazy)
+    return lines if inside else _spanned(lines)
+
+
+def _spanned(lines: List[str]) -> List[str]:
+    """`lines` (blocks run in place), a diagnostic raised without a line given the line of
+    the statement it came from, `cur`."""
+    return (["try:"] + ["    " + line for line in lines]
+            + ["except RuleError as err:", "    if err.span is None: err.span = cur.span", "    raise"])
+
+
 def _evaluated(fn, const: str, target: str, consts: List[str]) -> List[str]:
     """`target = const(ctx)`, with the expression's own code written here where it can be
     (gamedsl/compiler/pysource.py's `inline`: names and texts of the rules stay values of its
@@ -186,22 +318,7 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
         cap = int(info.capacity)
         lines += [f"if len(z) >= {cap} and c not in z:",
                   f"    raise RuleError('E504', f\"zone '{{zn{sid}}}' is full: it holds at most {cap}\", s{sid}.span)"]
-    lines += ["w = W[c]",
-              "if w is not None:",
-              "    kn = state.get('known')",
-              "    if kn:  # (a seat shown it forgets it once it moves)",
-              "        for ks in kn.values():",
-              "            if c in ks: ks.remove(c)",
-              "    wz = state['zones'][w[0]]",
-              "    if w[1] >= 0: wz = wz[w[1]]",
-              "    wc = w[2]",
-              "    if isinstance(wc, list):",
-              "        for key in wc: del wz[key]",
-              "    elif wc is not None: del wz[wc]",
-              "    else:",
-              "        ctx.work += 1 + len(wz) // 64",
-              f"        if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
-              "        wz.remove(c)"]
+    lines += _take(sid)
     if info.sorted_by is not None:  # (its place by the zone's order, after the items looked at)
         lines += ["A = ctx.cat.attrs",
                   f"k = sf{sid}(A[c])",
@@ -223,6 +340,57 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
               "if mv is not None and c not in seen:",
               "    seen.add(c)",
               "    mv.append(c)"]
+    return lines
+
+
+def _take(sid: int) -> List[str]:
+    """The interpreter's _take of component `c` from where it lies (`W`: the state's `where`)."""
+    return ["w = W[c]",
+            "if w is not None:",
+            "    kn = state.get('known')",
+            "    if kn:  # (a seat shown it forgets it once it moves)",
+            "        for ks in kn.values():",
+            "            if c in ks: ks.remove(c)",
+            "    wz = state['zones'][w[0]]",
+            "    if w[1] >= 0: wz = wz[w[1]]",
+            "    wc = w[2]",
+            "    if isinstance(wc, list):",
+            "        for wk in wc: del wz[wk]",
+            "    elif wc is not None: del wz[wc]",
+            "    else:",
+            "        ctx.work += 1 + len(wz) // 64",
+            f"        if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
+            "        wz.remove(c)"]
+
+
+def _put_cell(sid: int, info, proven: bool) -> List[str]:
+    """The interpreter's _put of component `c` on cell `cell` of grid `zn{sid}` (owner `o`,
+    its list of every owner `zl`) for the common case, a piece of one cell given whole-number
+    coordinates: the same checks in the same order and the same work. Any other piece or
+    cell goes to the machine's _put, which has not begun on it."""
+    lines = ["if FC[c] is None and type(cell) is list and len(cell) == 2 and type(cell[0]) is int "
+             "and type(cell[1]) is int:",
+             "    ctx.work += 1",
+             f"    if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)"]
+    if not proven:
+        lines += [f"    if K[c] not in kk{sid}:",
+                  f"        raise RuleError('E504', f\"zone '{{zn{sid}}}' does not hold a {{K[c]}}\", s{sid}.span)"]
+    lines += ["    " + line for line in _owned(sid, info.per_player, "z", "zl", "o")]
+    lines.append("    key = f'{cell[0]},{cell[1]}'")
+    if info.size is not None:
+        x, y = (int(v) for v in info.size)
+        lines += [f"    if not (0 <= cell[0] < {x} and 0 <= cell[1] < {y}):",
+                  f"        raise RuleError('E504', f\"cell {{key}} is outside the {x} by {y} grid\", s{sid}.span)"]
+    lines += ["    if key in z and z[key] != c:",
+              f"        raise RuleError('E504', f\"cell {{key}} of '{{zn{sid}}}' is taken\", s{sid}.span)"]
+    lines += ["    " + line for line in _take(sid)]
+    lines += ["    z[key] = c",
+              f"    W[c] = [zn{sid}, o, key]",
+              "    if mv is not None and c not in seen:",
+              "        seen.add(c)",
+              "        mv.append(c)",
+              "else:",
+              f"    m.put(state, c, (zn{sid}, o), pl{sid}, cell, s{sid}.span, ctx)"]
     return lines
 
 
@@ -273,6 +441,34 @@ def _move(st, info, consts: List[str]) -> List[str]:
     return lines
 
 
+def _move_to_cell(st, info, consts: List[str]) -> List[str]:
+    """`move` to a cell of a grid: the interpreter's _do_move written out for this zone (the
+    components, then the destination's owner, then the cell), each piece put by _put_cell."""
+    sid = st.sid
+    consts += [f"w{sid} = s{sid}.what", f"zn{sid} = s{sid}.zone", f"ce{sid} = s{sid}.cell",
+               f"pl{sid} = s{sid}.place"] + _zone_consts(sid)
+    proven = st.kinds is not None and st.kinds <= frozenset(info.kinds)
+    lines = [_RESET, *_evaluated(st.what, f"w{sid}", "x", consts), "cs = x if type(x) is list else [x]",
+             "K = ctx.cat.kind", "FC = ctx.cat.faces",
+             "for c in cs:",
+             "    if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(K)):",
+             f"        raise RuleError('E504', f\"only components can be moved, not {{plain(c)}}\", s{sid}.span)"]
+    if info.per_player:
+        consts.append(f"d{sid} = s{sid}.dest")
+        lines.append(f"o = d{sid}(ctx)[1]")
+    else:
+        lines.append("o = -1")
+    lines += _evaluated(st.cell, f"ce{sid}", "cell", consts)
+    if st.place == "top":
+        lines.append("cs = list(reversed(cs))")
+    lines += ["if len(cs) > 1 and cell is not None:",
+              f"    raise RuleError('E504', 'only one component fits on a cell', s{sid}.span)",
+              f"zl = state['zones'][zn{sid}]", "W = state['where']", _MOVED,
+              "for c in cs:"]
+    lines += ["    " + line for line in _put_cell(sid, info, proven)]
+    return lines
+
+
 def _draw(st, src, dst, consts: List[str]) -> List[str]:
     """`draw` from a pile to a zone that is a list (not a grid): the interpreter's _do_draw written
     out (each component drawn counted against the step budget, a refill by the machine), no
@@ -287,7 +483,7 @@ def _draw(st, src, dst, consts: List[str]) -> List[str]:
              f"src = sr{sid}(ctx)", f"o = ds{sid}(ctx)[1]", "so = src[1]",
              f"zl = state['zones'][zn{sid}]", f"sl = state['zones'][sn{sid}]",
              "W = state['where']", _MOVED, "K = ctx.cat.kind",
-             "for _ in range(max(0, int(min(n, MAX + 1)))):",
+             "for _ in range(n if type(n) is int and 0 <= n <= MAX else max(0, int(min(n, MAX + 1)))):",
              f"    if m.count_drawn() > MAX: m.drew_too_many(s{sid}.span)"]
     lines += ["    " + line for line in _owned(sid, src.per_player, "pile", "sl", "so")]
     if src.refill:
@@ -300,10 +496,25 @@ def _draw(st, src, dst, consts: List[str]) -> List[str]:
 def _assign_owned(st, consts: List[str]) -> List[str]:
     """The interpreter's _do_assign to a player's variable or a component's state: the value,
     then whose it is (checked as _slot checks it), then the change, with the same checks."""
-    sid, where = st.sid, st.target[0]
-    consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.target[1]", f"ob{sid} = s{sid}.target[2]"]
+    sid = st.sid
+    consts.append(f"v{sid} = s{sid}.value")
     lines = [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts),
-             *_evaluated(st.target[2], f"ob{sid}", "k", consts)]
+             *_owner_slot(st, st.target, f"s{sid}.target", consts)]
+    return lines + _store(st, "c[k]")
+
+
+def _owner_slot(st, target, path: str, consts: List[str]) -> List[str]:
+    """`c`, `k`: the container and key of `target` (a local, the game's variable, a player's
+    variable or a component's state; `path` the source reading it from the statement),
+    whose it is evaluated and checked as the interpreter's _slot does."""
+    sid, (where, _, _) = st.sid, target
+    consts += [f"n{sid} = {path}[1]"]
+    if where == "local":
+        return ["c = env", f"k = n{sid}"]
+    if where == "global":
+        return ["c = state['vars']", f"k = n{sid}"]
+    consts.append(f"ob{sid} = {path}[2]")
+    lines = _evaluated(target[2], f"ob{sid}", "k", consts)
     if where == "pvar":
         lines += ["if not (type(k) is int and 0 <= k < state['n']):",
                   f"    raise RuleError('E504', f\"'.{{n{sid}}}' needs a player, not {{plain(k)}}\", s{sid}.span)",
@@ -313,6 +524,29 @@ def _assign_owned(st, consts: List[str]) -> List[str]:
         lines += [f"if k is None or ctx.cat.kind[k] not in ks{sid}:",
                   f"    raise RuleError('E504', f\"this component has no state '{{n{sid}}}'\", s{sid}.span)",
                   f"c = state['cstate'][n{sid}]"]
+    return lines
+
+
+# the targets an item assignment is written out for: an item of a list held by one of these
+_HOLDERS = ("local", "global", "pvar", "cstate")
+
+
+def _assign_item(st, consts: List[str]) -> List[str]:
+    """The interpreter's _do_assign to an item of a list (`v.free[i] -= m`): the value, the
+    list's holder (_owner_slot), then the position, checked as _slot checks them; the item
+    changed in a fresh copy of the list, which replaces the held one."""
+    sid = st.sid
+    consts += [f"v{sid} = s{sid}.value", f"ix{sid} = s{sid}.target[2]"]
+    lines = [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts),
+             *_owner_slot(st, st.target[1], f"s{sid}.target[1]", consts),
+             "seq = c[k]",
+             *_evaluated(st.target[2], f"ix{sid}", "ix", consts),
+             "if not isinstance(seq, list):",
+             f"    raise RuleError('E504', f\"only an item of a list can change, not of {{plain(seq)}}\", s{sid}.span)",
+             "if not (is_number(ix) and int(ix) == ix and -len(seq) <= ix < len(seq)):",
+             f"    raise RuleError('E504', f\"position {{plain(ix)}} is outside this list of {{len(seq)}}\", s{sid}.span)",
+             "c[k] = c = list(seq)",
+             "k = int(ix)"]
     return lines + _store(st, "c[k]")
 
 
@@ -334,20 +568,40 @@ def _store(st, slot: str) -> List[str]:
             f"    {slot} = bounded(o {sign} x, s{sid}.span)"]
 
 
-def _stmt(st, consts: List[str], program) -> List[str]:
+def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool = False,
+          lazy: Optional[List[str]] = None) -> List[str]:
+    """The code of statement `st` (`inside`: in a block run in place, `lazy` the frames it
+    would have: see _in_place)."""
     sid = st.sid
     cls = type(st)
+    lazy = lazy if inside else []
+    if inside and cls is P.ChooseStmt:  # (its frames made, it is asked as the interpreter asks it)
+        consts.append(f"h{sid} = H[type(s{sid})]")
+        return [_RESET, f"stack.extend([{', '.join(lazy)}])", f"h{sid}(state, ctx, s{sid})", "return steps"]
+    if inside and cls is P.EndStmt:  # (the frames go with the game; `after round` goes on)
+        consts.append(f"h{sid} = H[type(s{sid})]")
+        return [_RESET, f"h{sid}(state, ctx, s{sid})", "if state['flow']['over']: return steps"]
     if cls is P.PassStmt:
         return []
-    if cls is P.SayStmt and st.to is None:  # (the interpreter's _do_say, for every seat)
+    if cls is P.SayStmt:  # (the interpreter's _do_say)
         consts += [f"ms{sid} = s{sid}.message", f"mk{sid} = s{sid}.kind"]
-        return [_RESET, *_evaluated(st.message, f"ms{sid}", "x", consts),
-                f"if isinstance(x, list): sized(x, s{sid}.span)",
-                f"state['said'].append(write(x, mk{sid}, ctx.cat))"]
+        lines = [_RESET, *_evaluated(st.message, f"ms{sid}", "x", consts),
+                 f"if isinstance(x, list): sized(x, s{sid}.span)"]
+        if st.to is None:
+            return lines + [f"state['said'].append(write(x, mk{sid}, ctx.cat))"]
+        consts.append(f"to{sid} = s{sid}.to")
+        return lines + [*_evaluated(st.to, f"to{sid}", "p", consts),
+                        "if not (isinstance(p, int) and not isinstance(p, bool) and 0 <= p < state['n']):",
+                        f"    raise RuleError('E504', \"'say ... to' needs a player\", s{sid}.span)",
+                        f"state.setdefault('told', []).append([p, len(state['said']), write(x, mk{sid}, ctx.cat)])"]
     if cls is P.MoveStmt and st.cell is None and st.zone is not None:
         info = program.zones.get(st.zone)
         if _listed(info):
             return _move(st, info, consts)
+    if cls is P.MoveStmt and st.cell is not None and st.zone is not None:
+        info = program.zones.get(st.zone)
+        if info is not None and info.grid:
+            return _move_to_cell(st, info, consts)
     if cls is P.DrawStmt and st.zones is not None and None not in st.zones:
         src, dst = (program.zones.get(z) for z in st.zones)
         if src is not None and not src.grid and _listed(dst):
@@ -364,6 +618,8 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         return lines + _store(st, f"c[n{sid}]")
     if cls is P.AssignStmt and st.target[0] in ("pvar", "cstate"):
         return _assign_owned(st, consts)
+    if cls is P.AssignStmt and st.target[0] == "item" and st.target[1][0] in _HOLDERS:
+        return _assign_item(st, consts)
     if cls is P.IfStmt and len(st.branches) > _NESTED_IFS:
         lines = [_RESET]
         for j, (_, block) in enumerate(st.branches):
@@ -373,6 +629,10 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         if st.orelse is not None:
             lines += ["else:"] + ["    " + line for line in _enter(st.orelse, "frame")]
         return lines
+
+    def enter(block: int, owner: str, loop: bool = False) -> List[str]:
+        return _entered(block, owner, consts, program, observed, inside, lazy, loop)
+
     if cls is P.IfStmt:  # (each condition's code before its test: one `else:` deeper a branch)
         lines, indent = [_RESET], ""
         for j, (cond, block) in enumerate(st.branches):
@@ -381,19 +641,29 @@ def _stmt(st, consts: List[str], program) -> List[str]:
                 lines.append(indent + "else:")
                 indent += "    "
             lines += [indent + line for line in _evaluated(cond, f"c{sid}_{j}", "_t", consts)]
-            lines += [indent + "if _t:"] + [indent + "    " + line for line in _enter(block, "frame")]
+            lines += [indent + "if _t:"] + [indent + "    " + line for line in enter(block, "frame")]
         if st.orelse is not None:
-            lines += [indent + "else:"] + [indent + "    " + line for line in _enter(st.orelse, "frame")]
+            lines += [indent + "else:"] + [indent + "    " + line for line in enter(st.orelse, "frame")]
         return lines
     if cls is P.CallStmt:
         consts += [f"p{sid} = procs[s{sid}.proc]", f"a{sid} = s{sid}.args"]
-        lines = ["if len(stack) > 100 and sum(1 for f in stack if f['k'] == 'act') > 100:",
+        # (the frames run in place above this function's own count as the interpreter's do)
+        more, acts = len(lazy), sum(1 for f in lazy if "'act'" in f)
+        lines = [f"if len(stack) > {100 - more} and sum(1 for f in stack if f['k'] == 'act') > {100 - acts}:",
                  f"    raise RuleError('E502', f\"procedure '{{s{sid}.proc}}' calls itself more than 100 deep\", "
                  f"s{sid}.span)"]
-        if st.args:
-            lines += [_RESET, f"e = {{name: a(ctx) for name, a in zip(p{sid}[0], a{sid})}}"]
-        else:
-            lines += ["e = {}"]
+        lines += ["e = {}"]
+        if st.args:  # (the arguments in order, each given to its parameter as it is worked out)
+            lines.append(_RESET)
+            for j in range(min(len(program.procs[st.proc][0]), len(st.args))):
+                consts += [f"a{sid}_{j} = a{sid}[{j}]", f"pn{sid}_{j} = p{sid}[0][{j}]"]
+                lines += [*_evaluated(st.args[j], f"a{sid}_{j}", "x", consts), f"e[pn{sid}_{j}] = x"]
+        callee = program.procs[st.proc][1]
+        if not observed and _in_place_ok(program, callee):
+            # its body run in place, its locals the context's while it runs
+            body = _in_place(callee, consts, program, lazy + [f"{{'k': 'act', 'env': e{sid}}}"])
+            return (lines + [f"e{sid} = e", f"pe{sid} = env", "env = ctx.env = e"]
+                    + (body if inside else _spanned(body)) + [f"env = ctx.env = pe{sid}"])
         lines += ["act = {'k': 'act', 'env': e}", "stack.append(act)",
                   f"nf = {{'k': 'blk', 'b': p{sid}[1], 'i': 0}}", "stack.append(nf)",
                   f"if len(stack) > {DIRECT_DEPTH}: return steps",
@@ -406,26 +676,28 @@ def _stmt(st, consts: List[str], program) -> List[str]:
         return lines
     if cls is P.ForStmt:
         consts += [f"v{sid} = s{sid}.items", f"n{sid} = s{sid}.var"]
+        lf = f"lf{sid}"  # (each loop's own name: a body run in place may hold a loop)
         return ([_RESET, *_evaluated(st.items, f"v{sid}", "x", consts),
                 "if not isinstance(x, list):",
                 f"    raise RuleError('E504', f\"'for' needs a list, not {{plain(x)}}\", s{sid}.span)",
-                f"lf = {{'k': 'for', 's': {sid}, 'b': {st.body}, 'var': n{sid}, 'items': list(x), 'n': 0}}",
-                "stack.append(lf)",
-                "while lf['n'] < len(lf['items']):",
-                "    env[lf['var']] = lf['items'][lf['n']]",
-                "    lf['n'] += 1"]
-                + ["    " + line for line in _enter(st.body, "lf")]
+                f"{lf} = {{'k': 'for', 's': {sid}, 'b': {st.body}, 'var': n{sid}, 'items': list(x), 'n': 0}}",
+                f"stack.append({lf})",
+                f"while {lf}['n'] < len({lf}['items']):",
+                f"    env[{lf}['var']] = {lf}['items'][{lf}['n']]",
+                f"    {lf}['n'] += 1"]
+                + ["    " + line for line in enter(st.body, lf, loop=True)]
                 + ["stack.pop()"])
     if cls is P.WhileStmt:
         consts.append(f"v{sid} = s{sid}.cond")
-        return ([f"lf = {{'k': 'while', 's': {sid}}}", "stack.append(lf)",
+        lf = f"lf{sid}"
+        return ([f"{lf} = {{'k': 'while', 's': {sid}}}", f"stack.append({lf})",
                  "while True:",
                  "    steps += 1",
                  f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
                  "    " + _ACCOUNT]
                 + ["    " + line for line in _evaluated(st.cond, f"v{sid}", "_t", consts)]
                 + ["    if not _t: break"]
-                + ["    " + line for line in _enter(st.body, "lf")]
+                + ["    " + line for line in enter(st.body, lf, loop=True)]
                 + ["stack.pop()"])
     if cls is P.RepeatStmt:
         if st.count is None:
@@ -436,13 +708,14 @@ def _stmt(st, consts: List[str], program) -> List[str]:
                      "if not is_number(x):",
                      f"    raise RuleError('E504', f\"'repeat' needs a number, not {{plain(x)}}\", s{sid}.span)",
                      "left = max(0, int(x))"]
-        return (lines + [f"lf = {{'k': 'rep', 's': {sid}, 'left': left}}", "stack.append(lf)",
+        lf = f"lf{sid}"
+        return (lines + [f"{lf} = {{'k': 'rep', 's': {sid}, 'left': left}}", f"stack.append({lf})",
                          "while True:",
                          "    steps += 1",
                          f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
-                         "    if lf['left'] == 0: break",
-                         "    if lf['left'] > 0: lf['left'] -= 1"]
-                + ["    " + line for line in _enter(st.body, "lf")]
+                         f"    if {lf}['left'] == 0: break",
+                         f"    if {lf}['left'] > 0: {lf}['left'] -= 1"]
+                + ["    " + line for line in enter(st.body, lf, loop=True)]
                 + ["stack.pop()"])
     return _handled(st, consts)
 

@@ -29,6 +29,7 @@ class CompiledMachine(Machine):
         super().__init__(program, max_steps=max_steps)
         self.make = make
         self.fns = self.plain_fns = make(self)
+        self.block_sizes = [len(b) for b in self.blocks]
         self.watched = None  # (an observer, the functions telling it)
         # each choice's generated listing (gamedsl.compiler.listing), by statement; the
         # game's copier of states (gamedsl.compiler.copier)
@@ -60,6 +61,7 @@ class CompiledMachine(Machine):
         flow = state["flow"]
         max_steps = self.max_steps
         env_of = self.env
+        sizes = self.block_sizes
         # one context for the run: each block's function gives it the block's local names,
         # and each statement starts its work count afresh
         ctx = self.ctx(state, {})
@@ -70,7 +72,16 @@ class CompiledMachine(Machine):
             frame = stack[-1]
             k = frame["k"]
             if k == "blk":
-                ctx.env = env_of(state)
+                if frame["i"] >= sizes[frame["b"]]:
+                    # (a block whose last statement asked a player: its function would only
+                    # pop its frame)
+                    stack.pop()
+                    continue
+                # the locals of the innermost activation (Machine.env, written out)
+                j = len(stack) - 2
+                while j >= 0 and stack[j]["k"] != "act":
+                    j -= 1
+                ctx.env = stack[j]["env"] if j >= 0 else {}
                 try:
                     steps = fns[frame["b"]](state, frame, stack, ctx, steps)
                 except RuleError as err:

@@ -581,6 +581,9 @@ class Machine:
         state["where"][comp] = [name, owner, None]
         self._moved(state, comp)
 
+    # (what the compiling back end's generated moves hand on: the cases they do not write out)
+    put = _put
+
     def _moved(self, state, comp) -> None:
         # what the last move moved, for clients to point out (a state saved before this
         # was kept has no list)
