@@ -90,27 +90,28 @@ def test_cells_and_conditions_are_checked_alike_and_listed_alike():
     assert [m["args"] for m in compiled.legal_moves(ready, 1) if m["alt"] == "spot"] == [[[1, 0]]]
 
 
+def listing_failures(text: str) -> list:
+    """(code, message) of the failure of the first seat's listing, in each back end."""
+    failures = []
+    for game in games(text):
+        state = game.new_game(2)  # (reaching the choice only makes sure it has a move)
+        with pytest.raises(RuleError) as err:
+            game.legal_moves(state, 0)
+        failures.append((err.value.code, str(err.value)))
+    return failures
+
+
 def test_a_condition_reading_no_parameter_fails_as_the_interpreter_fails():
     """`sum(big) < 0` reads no parameter: false, it is tested once for 10,000 combinations,
     charged as the loop charges them; where that is more than a listing may go through, both
     back ends stop at the same diagnostic (where the moves are asked for)."""
-    text = KINDS.replace("var big: list of number = []", "var big: list of number = range(1, 3000)")
-    failures = []
-    for game in games(text):
-        state = game.new_game(2)
-        with pytest.raises(RuleError) as err:
-            game.legal_moves(state, 0)
-        failures.append((err.value.code, str(err.value)))
+    failures = listing_failures(KINDS.replace("var big: list of number = []",
+                                              "var big: list of number = range(1, 3000)"))
     assert failures[0] == failures[1]
     assert failures[0][0] == "E501"
 
 
 def test_an_error_in_a_condition_reading_no_parameter_is_the_interpreters():
-    text = KINDS.replace("if not ready:", "if 10 / len(big) > 1 and not ready:")
-    failures = []
-    for game in games(text):
-        state = game.new_game(2)
-        with pytest.raises(RuleError) as err:
-            game.legal_moves(state, 0)
-        failures.append((err.value.code, str(err.value)))
+    failures = listing_failures(KINDS.replace("if not ready:", "if 10 / len(big) > 1 and not ready:"))
     assert failures[0] == failures[1]
+    assert failures[0][0] == "E504" and "kinds.game:" in failures[0][1]
