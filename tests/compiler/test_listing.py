@@ -5,11 +5,14 @@ same moves and fails with the same diagnostic."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from gamedsl.errors import MoveError, RuleError
 from gamedsl.pipeline import load
 
+ROOT = Path(__file__).resolve().parents[2]
 BACKENDS = ("interpreter", "compiled")
 
 KINDS = '''
@@ -115,3 +118,18 @@ def test_an_error_in_a_condition_reading_no_parameter_is_the_interpreters():
     failures = listing_failures(KINDS.replace("if not ready:", "if 10 / len(big) > 1 and not ready:"))
     assert failures[0] == failures[1]
     assert failures[0][0] == "E504" and "kinds.game:" in failures[0][1]
+
+
+def test_the_empty_cells_of_a_grid_are_listed_in_rows_and_fresh_each_time():
+    """`empty_cells` of a grid of known size, a choice's list at every listing: the cells in
+    rows, each listing's own (a caller changing one changes no later listing)."""
+    game = load(str(ROOT / "examples" / "tictactoe.game"))
+    state = game.new_game(2)
+    state = game.apply(state, {"seat": 0, "alt": "place", "args": [[1, 0]]})
+    state = game.apply(state, {"seat": 1, "alt": "place", "args": [[0, 2]]})
+    cells = [m["args"][0] for m in game.legal_moves(state, 0)]
+    assert cells == [[0, 0], [2, 0], [0, 1], [1, 1], [2, 1], [1, 2], [2, 2]]
+    cells[0][0] = 9
+    assert [m["args"][0] for m in game.legal_moves(state, 0)][0] == [0, 0]
+    assert game.is_legal(state, {"seat": 0, "alt": "place", "args": [[0, 0]]})
+    assert not game.is_legal(state, {"seat": 0, "alt": "place", "args": [[1, 0]]})
