@@ -12,6 +12,14 @@ every check (a choice of too many moves, too much work, a list that is not one) 
 where the interpreter makes it, with its message. The moves come out the same, in the same
 order; a random move is one dict, whatever the choice's size.
 
+The parameters' lists are written into the function where the expression compiler can write
+them (gamedsl/compiler/pysource.py's `inline`, as the blocks' expressions are); should that
+code meet anything but the common case, the list's closures answer or raise the diagnostic,
+from the work counted before. Beside the listing, each alternative whose moves are a product
+of lists gets a check of one move (`L.checks`, by alternative): its arguments found in those
+lists in order and its condition run for that one combination, the verdict and the errors of
+the interpreter's `Machine.is_listed`, without listing the others.
+
 As with the blocks (gamedsl/compiler/backend.py), the source holds no names or texts of the
 rules, only numbers and the generator's identifiers: an alternative's name, its lists and its
 line are taken from the Program's records when the function is made, the first time the
@@ -22,6 +30,8 @@ from __future__ import annotations
 
 from typing import List
 
+from gamedsl.syntax import ast as A
+from gamedsl.runtime import builtins as B
 from gamedsl.runtime import program as P
 
 
@@ -37,43 +47,162 @@ _TOO_MANY = ("raise RuleError('E504', f\"a choice of more than {{MAX_MOVES:,}} m
              "\"narrow its parameters' lists, or ask in two steps\")")
 
 
+def _domain(alt, j: int, k: int, target: str, consts: List[str]) -> List[str]:
+    """`target = D{j}_{k}(ctx)` (the list of parameter k of alternative j), with the
+    expression's own code written here where it can be; the names that code reads are bound
+    in `make` (added to `consts`)."""
+    spec = getattr(alt.params[k].domain, "generated_from", None)
+    written = spec[0].inline(spec[1], spec[2]) if spec is not None else None
+    if written is None:
+        return [f"{target} = D{j}_{k}(ctx)"]
+    lines, code, names = written
+    consts.append(f"G = D{j}_{k}.generated_from[0].ns")
+    consts += [f"{n} = G[{n!r}]" for n in names]
+    return (["_wk = ctx.work", "try:"] + ["    " + line for line in lines]
+            + [f"    {target} = {code}",
+               "except Exception:  # noqa: BLE001 - the closures judge (see pysource.py)",
+               f"    {target} = _gave_up(ctx, _wk, D{j}_{k})"])
+
+
+def _check(alt, j: int, consts: List[str]) -> List[str]:
+    """The source of `C{j}(ctx, args)`: whether move arguments `args` (as many as the
+    parameters) are a move of product alternative j, as Machine._allows finds it: each
+    argument looked for in its list, the lists computed in order and the first argument not
+    found ending the search, then the condition with the values found bound."""
+    lines = [f"def C{j}(ctx, args):"]
+    for k in range(len(alt.params)):
+        x = f"x{k}"
+        lines += ["    " + line for line in _domain(alt, j, k, x, consts)]
+        lines += [f"    if not isinstance({x}, list):",
+                  "        " + _NOT_A_LIST.format(j=j, k=k, x=x),
+                  f"    v{k} = listed_value({x}, args[{k}])",
+                  f"    if v{k} is MISSING:",
+                  "        return False"]
+    if alt.guard is None:
+        return lines + ["    return True"]
+    names = [f"P{j}_{k}" for k in range(len(alt.params))]
+    lines += ["    env = ctx.env", "    try:"]
+    lines += [f"        env[{n}] = v{k}" for k, n in enumerate(names)]
+    lines += [f"        return bool(A{j}.guard(ctx))", "    finally:"]
+    lines += [f"        env.pop({n}, None)" for n in names] or ["        pass"]
+    return lines
+
+
+def _conjuncts(e) -> list:
+    """`a and b and c` as [a, b, c] (the closures' `and`: each side's truth, left first)."""
+    if isinstance(e, A.And):
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def _reads_no_parameter(e, params: set) -> bool:
+    """Whether `e` reads none of `params` and calls no def nor anything random: its value,
+    and the work it charges, are the same for every combination of the parameters' values."""
+    if A.names_in(e) & params:
+        return False
+    for node in A.walk(e):
+        if isinstance(node, A.Call):
+            f = B.FUNCTIONS.get(node.name)
+            if f is None or f.impure:
+                return False
+    return True
+
+
+def _pretested(alt, j: int, passing: List[str], consts: List[str]) -> List[str]:
+    """`passing` (the moves of alternative j's lists `c` combinations, by the interpreter's
+    loop), unless its condition starts with conditions reading none of the parameters and
+    those are false: then no combination passes, and the listing is charged what the loop
+    charges for them, `c` times the work of one (beyond the most work, or should the code
+    written meet anything but the common case, the loop runs and says so). Not while an
+    observer is told of the table rows the rules look up: the loop looks them up each time."""
+    spec = getattr(alt.guard, "generated_from", None)
+    if spec is None or not alt.params:
+        return passing
+    params = {p.name for p in alt.params}
+    first = []
+    for e in _conjuncts(spec[1]):
+        if not _reads_no_parameter(e, params):
+            break
+        written = spec[0].inline(e, spec[2])
+        if written is None:
+            break
+        first.append(written)
+    if not first:
+        return passing
+    lines = ["ok = None", "if ctx.observer is None:", "    _w = ctx.work", "    try:"]
+    indent = "        "
+    for n, (pre, code, names) in enumerate(first):
+        consts.append(f"G = A{j}.guard.generated_from[0].ns")
+        consts += [f"{name} = G[{name!r}]" for name in names]
+        lines += [indent + line for line in pre] + [indent + f"ok = bool({code})"]
+        if n < len(first) - 1:
+            lines.append(indent + "if ok:")
+            indent += "    "
+    lines += ["    except Exception:  # noqa: BLE001 - the loop judges",
+              "        ok = None",
+              "    if ok is False and _w + c * (1 + ctx.work - _w) <= MAX_WORK:",
+              "        ctx.work = _w + c * (1 + ctx.work - _w)",
+              "    else:",
+              "        ok = None",
+              "        ctx.work = _w",
+              "if ok is not False:"]
+    return lines + ["    " + line for line in passing]
+
+
 def generate_choice(stmt) -> str:
     """The source of `make(s, H)`, returning the listing function `L(ctx, seat)` of choice
-    `s` (H: the machine's helpers: RuleError, plain, MAX_MOVES, Table, product, enumerate)."""
+    `s` (H: the machine's helpers: RuleError, plain, MAX_MOVES, Table, product, enumerate,
+    listed_value, MISSING, passing, MAX_WORK), with `L.checks`: per alternative, its check of one move's
+    arguments `C(ctx, args)`, or None where the interpreter's is used."""
     lines = ["def make(s, H):",
-             "    RuleError, plain, MAX_MOVES, Table, product, enumerate_ = H"]
+             "    (RuleError, plain, MAX_MOVES, Table, product, enumerate_, listed_value, MISSING, passing,",
+             "     MAX_WORK) = H"]
+    consts: List[str] = []
     body: List[str] = ["blocks = []", "total = 0"]
+    checks: List[str] = []
     for j, alt in enumerate(stmt.alts):
         lines.append(f"    A{j} = s.alts[{j}]")
         lines.append(f"    N{j} = A{j}.name")
-        if not alt.fixed or alt.guard is not None:
-            # (a condition or a list depending on another parameter: listed move by move)
-            call = (f"product(ctx, A{j}, seat, out, False, total)" if alt.fixed
-                    else f"enumerate_(ctx, A{j}, 0, [], seat, out, False, total)")
-            body += ["out = []", call, "if out:",
+        for k in range(len(alt.params)):
+            lines.append(f"    D{j}_{k} = A{j}.params[{k}].domain")
+            lines.append(f"    P{j}_{k} = A{j}.params[{k}].name")
+        if alt.fixed:
+            checks += _check(alt, j, consts)
+        if not alt.fixed:
+            # (a list depending on another parameter: listed move by move)
+            body += ["out = []", f"enumerate_(ctx, A{j}, 0, [], seat, out, False, total)", "if out:",
                      f"    blocks.append((N{j}, None, out))", "    total += len(out)"]
             continue
         indent = ""
         names = []
         for k in range(len(alt.params)):
-            lines.append(f"    D{j}_{k} = A{j}.params[{k}].domain")
             x = f"x{k}"
             names.append(x)
-            body += [indent + f"{x} = D{j}_{k}(ctx)",
-                     indent + f"if not isinstance({x}, list):",
+            body += [indent + line for line in _domain(alt, j, k, x, consts)]
+            body += [indent + f"if not isinstance({x}, list):",
                      indent + "    " + _NOT_A_LIST.format(j=j, k=k, x=x),
                      indent + f"if {x}:"]
             indent += "    "
         count = " * ".join(f"len({x})" for x in names) or "1"
-        body += [indent + f"c = {count}",
-                 indent + "if total + c > MAX_MOVES:",
+        body.append(indent + f"c = {count}")
+        if alt.guard is not None:
+            # (a condition: the interpreter's moves of the lists, after the condition's part
+            # that reads none of the parameters, where there is one, found false once)
+            passing = [f"out = []", f"passing(ctx, A{j}, [{', '.join(names)}], c, seat, out, False, total)",
+                       "if out:", f"    blocks.append((N{j}, None, out))", "    total += len(out)"]
+            body += [indent + line for line in _pretested(alt, j, passing, consts)]
+            continue
+        body += [indent + "if total + c > MAX_MOVES:",
                  indent + "    " + _TOO_MANY.format(j=j),
                  indent + f"blocks.append((N{j}, [{', '.join(names)}], None))",
                  indent + "total += c"]
     body.append("return Table(seat, blocks, total)")
+    lines += ["    " + line for line in dict.fromkeys(consts)]
     lines.append("    def L(ctx, seat):")
     lines += ["        " + line for line in body]
-    lines.append("    return L")
+    lines += ["    " + line for line in checks]
+    made = ", ".join(f"C{j}" if alt.fixed else "None" for j, alt in enumerate(stmt.alts))
+    lines += [f"    L.checks = ({made}{',' if len(stmt.alts) == 1 else ''})", "    return L"]
     return "\n".join(lines) + "\n"
 
 

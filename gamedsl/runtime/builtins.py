@@ -229,11 +229,18 @@ def _cells(ctx, span, zone):
     return [[x, y] for y in range(h) for x in range(w)]
 
 
+_KEYED_CELLS: dict = {}  # (width, height) -> each cell's key and coordinates, row by row
+
+
 def _empty_cells(ctx, span, zone):
     z, size = grid_of(ctx, zone, span)
     if size is not None:
-        w, h = size
-        return [[x, y] for y in range(h) for x in range(w) if f"{x},{y}" not in z]
+        # (a choice's list at every listing: the cells' keys are written once per size)
+        keyed = _KEYED_CELLS.get(size)
+        if keyed is None:
+            w, h = size
+            keyed = _KEYED_CELLS[size] = [(f"{x},{y}", x, y) for y in range(h) for x in range(w)]
+        return [[x, y] for k, x, y in keyed if k not in z]
     if not z:
         return [[0, 0]]
     frontier = set()

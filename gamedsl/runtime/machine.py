@@ -1066,8 +1066,11 @@ class Machine:
 
     def listing_helpers(self) -> tuple:
         """What a generated listing calls: the errors' class and writer, the most moves of a
-        choice, the table, and the interpreter's listing of an alternative's moves one by one."""
-        return (RuleError, plain, MAX_MOVES, Table, self._product, self._enumerate)
+        choice, the table, the interpreter's listing of an alternative's moves one by one, what
+        its check of one move looks for an argument with, the interpreter's moves of a product
+        of lists with a condition, and the most work of a listing."""
+        return (RuleError, plain, MAX_MOVES, Table, self._product, self._enumerate, listed_value, MISSING,
+                self._passing, MAX_WORK)
 
     def move_table(self, state, seat: int):
         """The seat's legal moves as a table (gamedsl/runtime/moves.py): how many, the i-th.
@@ -1096,6 +1099,11 @@ class Machine:
                 return
             domains.append(domain)
             count *= len(domain)
+        Machine._passing(ctx, alt, domains, count, seat, out, first_only, before)
+
+    @staticmethod
+    def _passing(ctx, alt, domains, count, seat, out, first_only=False, before=0):
+        """The moves of `_product` once its lists are known (`count`: their combinations)."""
         name, guard = alt.name, alt.guard
         if guard is None:
             if first_only:
@@ -1248,14 +1256,19 @@ class Machine:
         if choice is None:
             return False
         alts, env = choice
+        # (the generated listing's checks of one move, by alternative, once it has been made)
+        sid = state["pending"]["s"]
+        checks = getattr(self.listers[sid], "checks", None) if sid < len(self.listers) else None
         ctx = None
-        for alt in alts:
-            if alt.name != move["alt"] or alt.typed is not None or len(alt.params) != len(move["args"]):
+        args = move["args"]
+        for j, alt in enumerate(alts):
+            if alt.name != move["alt"] or alt.typed is not None or len(alt.params) != len(args):
                 continue
             if ctx is None:
                 ctx = self.ctx(state, env, pure=True)
                 ctx.memo = {}
-            if self._allows(ctx, alt, move["args"]):
+            check = checks[j] if checks is not None else None
+            if check(ctx, args) if check is not None else self._allows(ctx, alt, args):
                 return True
         return False
 
@@ -1269,11 +1282,8 @@ class Machine:
                     raise RuleError("E504", f"the choices for '{param.name}' must be a list, not {plain(domain)}",
                                     alt.span)
                 # bind the listed value equal to the argument, as the listing would
-                for value in domain:
-                    # (equal and of the same kind: false == 0 in Python, not in the rules)
-                    if value == arg and (type(value) is bool) == (type(arg) is bool):
-                        break
-                else:
+                value = listed_value(domain, arg)
+                if value is MISSING:
                     return False
                 env[param.name] = value
             return alt.guard is None or bool(alt.guard(ctx))
@@ -1427,6 +1437,25 @@ class Machine:
                     ctx.env = cat.attrs[cid]
                     values[cid] = init(ctx)
         return state
+
+
+MISSING = object()
+
+
+def listed_value(domain: list, arg):
+    """The first value of `domain` equal to `arg` and of the same kind (false == 0 in Python,
+    not in the rules), or MISSING."""
+    try:
+        i = domain.index(arg)  # (the first equal one, or the very same object)
+    except ValueError:
+        return MISSING
+    value = domain[i]
+    if value == arg and (type(value) is bool) == (type(arg) is bool):
+        return value
+    for value in domain[i + 1:]:  # (true found for 1, or a value not equal to itself)
+        if value == arg and (type(value) is bool) == (type(arg) is bool):
+            return value
+    return MISSING
 
 
 def _is_text(v) -> bool:
