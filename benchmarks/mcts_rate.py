@@ -3,8 +3,9 @@
 
 Plays random moves from a seeded game until the first seat faces a decision with at least M
 legal moves, then times one `mcts` decision there (CPU time of this process) for K bot seeds
-and prints the median. The figure the performance targets name is Trade Tycoon, 3 players, seed 3, the 112-move
-decision, `mcts:iters=1000:depth=0`. `--profile` prints a cProfile of one decision instead.
+and prints the median. The figure the performance targets name is Trade Tycoon, 3 players,
+seed 3, the 112-move decision, `mcts:iters=1000:depth=0`. `--profile` prints a cProfile of
+one decision instead.
 """
 
 from __future__ import annotations
