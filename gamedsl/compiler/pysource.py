@@ -280,6 +280,18 @@ def _g_range(ctx, a, b):
     raise GiveUp
 
 
+def _range_items(ctx, a, b):
+    """The items of a comprehension over `range(a, b)` of two whole numbers, charged as the
+    built-in charges its list and the comprehension its items, without making the list."""
+    if type(a) is int and type(b) is int and b - a <= 100_000:
+        if b >= a:
+            ctx.work += 2 * (b - a + 1)
+            if ctx.work > MAX_WORK:
+                raise GiveUp
+        return range(a, b + 1)
+    raise GiveUp
+
+
 # Functions on whole numbers and lists as the generated code calls them: the common case
 # only (anything else gives up, and the closures' version answers or says what is wrong).
 _PLAIN_FUNCTIONS = {"len": "_g_len", "abs": "_g_abs", "min": "_g_min", "max": "_g_max", "sum": "_g_sum",
@@ -314,6 +326,14 @@ def _row(ctx, table, key):
 
 _MISSING = object()
 
+
+def _forget(memo: dict, known: int) -> None:
+    """The memo as it was when it held `known` values: what generated code that gave up
+    added is dropped (the last added first), so the closures running the expression again
+    work out and charge every value the closures alone would have."""
+    while len(memo) > known:
+        memo.popitem()
+
 _RUNTIME = {
     "_GiveUp": GiveUp, "_eq": V.equal, "_items": _items, "_charged": _charged, "_container": _container,
     "_negate": _negate, "_again": _again, "_at_shared": _at_shared, "_at_grid": _at_grid, "_sorted": _sorted, "_row": _row,
@@ -322,6 +342,7 @@ _RUNTIME = {
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
     "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
+    "_range_items": _range_items,
 }
 
 
@@ -352,6 +373,8 @@ class _Frame:
         self.reads: Dict[str, str] = {}  # free name -> its Python name, read at the start
         self.uses_attrs = False
         self.uses_state = False
+        self.uses_memo = False  # reads `_memo`, the context's memo (see `_memo_shared`)
+        self.in_def = free is None  # (a def's function holds `_memo` from its start)
         # Values computed once (common subexpressions): a candidate's source -> the Python
         # name holding it and the work its reading charged, for the readings it dominates.
         self.known: Dict[str, tuple] = {}
@@ -394,12 +417,15 @@ class SourceCompiler:
                 fn = self._ready(slot, lambda: self._root_function(e, scope))
             if not fn:
                 return closure(ctx)
-            work = ctx.work
+            work, memo = ctx.work, ctx.memo
+            known = len(memo) if memo is not None else 0
             try:
                 return fn(ctx)
             except Exception:  # noqa: BLE001 - any surprise: the closures judge (see the module)
                 self.give_ups += 1
                 ctx.work = work
+                if memo is not None:
+                    _forget(memo, known)
                 return closure(ctx)
         return run
 
@@ -417,12 +443,15 @@ class SourceCompiler:
                 fn = self._ready(slot, lambda: self._filter_function(guard, scope, params))
             if not fn:
                 return None
-            work = ctx.work
+            work, memo = ctx.work, ctx.memo
+            known = len(memo) if memo is not None else 0
             try:
                 return fn(ctx, domains, count)
             except Exception:  # noqa: BLE001 - as in root(): the closures judge
                 self.give_ups += 1
                 ctx.work = work
+                if memo is not None:
+                    _forget(memo, known)
                 return None
         return run
 
@@ -493,6 +522,8 @@ class SourceCompiler:
             lines.append("    _st = ctx.state")
         if frame.uses_attrs:
             lines.append("    _ca = ctx.cat.attrs")
+        if frame.uses_memo and not frame.in_def:
+            lines.append("    _memo = ctx.memo")
         if frame.reads:
             lines.append("    _env = ctx.env")
             lines += [f"    {py} = _env[{self._name(name)}]" for name, py in frame.reads.items()]
@@ -555,10 +586,10 @@ class SourceCompiler:
         key = (f"({named}, {''.join(a + ', ' for a in args)}) if {plain} else "
                f"({named}, _WRITTEN, repr([{', '.join(args)}]))")
         lines = [f"def {py}(ctx, _dp{''.join(', ' + a for a in args)}):",
-                 "    memo = ctx.memo",
-                 "    if memo is not None:",
+                 "    _memo = ctx.memo",
+                 "    if _memo is not None:",
                  f"        key = {key}",
-                 "        found = memo.get(key, _MISSING)",
+                 "        found = _memo.get(key, _MISSING)",
                  "        if found is not _MISSING:",
                  "            return found",
                  "    ctx.work += 1",
@@ -567,8 +598,8 @@ class SourceCompiler:
                  "    _dp += 1"]
         lines += self._prologue(frame)
         lines += [f"    result = {body}",
-                  "    if memo is not None:",
-                  "        memo[key] = result",
+                  "    if _memo is not None:",
+                  "        _memo[key] = result",
                   "    return result"]
         self._define("\n".join(lines), py)
         return py
@@ -578,6 +609,8 @@ class SourceCompiler:
         method = getattr(self, "_" + type(e).__name__, None)
         if method is None or self.ex.family_named(e, ()) is not None or self.ex.family_of(e, ()) is not None:
             raise Unsupported  # (a zone family's zone: the closures address it)
+        if isinstance(e, A.Call) and self._memo_free(e):
+            return self._memo_shared(e, frame, method)
         code = method(e, frame)
         work = self._shared_work(e, code)
         if work is None:
@@ -631,6 +664,38 @@ class SourceCompiler:
         if isinstance(e, A.Call) and code.startswith("_at_grid(") and self._zero_work(e.args[1]):
             return 2  # (a cell read by its key is a list of two: _at_grid charges its length)
         return None
+
+    # A def called again in one expression with the same arguments (`why_words(p, spelled(t),
+    # with_z(t))` in a condition and in the value it guards) is, while a memo is kept (moves
+    # listed, heuristics), answered by the memo: the first call's value, no work charged. The
+    # generated code takes that value from where the first call kept it, without building
+    # the memo's key again; without a memo it calls the def again, as the closures do.
+
+    def _memo_free(self, e) -> bool:
+        """Whether `e` is a call of a def that, with a memo kept, charges no work when the
+        same call ran before: its arguments charge none either (nor tell an observer)."""
+        if not (isinstance(e, A.Call) and e.name in self.d.defs and e.name not in B.FUNCTIONS):
+            return False
+        return all(self._memo_free(a) or self._zero_work(a) for a in e.args)
+
+    def _memo_shared(self, e, frame, method) -> str:
+        try:
+            key = self._key(e, frame)
+        except Unsupported:
+            return method(e, frame)
+        known = frame.known.get(key)
+        if known is not None:
+            again = self._branch(frame, lambda: method(e, frame))
+            frame.uses_memo = True
+            return f"({known[0]} if _memo is not None else {again})"
+        code = method(e, frame)
+        if frame.iterable or not code.startswith("_def"):  # (not a named constant's value)
+            return code
+        py = self._fresh("t")
+        frame.known[key] = (py, None)
+        kept = f"({py} := {code})"
+        frame.kept.append((py, kept, code))
+        return kept
 
     def _zero_work(self, e) -> bool:
         """Whether the generated code of `e` charges no work and tells no observer."""
@@ -773,6 +838,8 @@ class SourceCompiler:
             return f"_g_range(ctx, {self._gen(e.args[0], frame)}, {self._gen(e.args[1], frame)})"
         plain = _PLAIN_FUNCTIONS.get(e.name)
         if plain is not None and len(e.args) == 1:
+            if e.name == "len" and self._text(e.args[0]):  # (a text: nothing to charge)
+                return f"len({self._gen(e.args[0], frame)})"
             return f"{plain}(ctx, {self._gen(e.args[0], frame)})"  # (charging a list as _charged)
         impl, span = self._const(spec.impl), self._const(e.span)
         if spec.wants_kind:
@@ -794,7 +861,7 @@ class SourceCompiler:
         for i, a in enumerate(e.args):
             if i in spec.zone_args:
                 args.append(self._zone(a, frame))
-            elif isinstance(a, (A.Number, A.Text, A.Bool, A.NoneLit)):
+            elif isinstance(a, (A.Number, A.Text, A.Bool, A.NoneLit)) or self._scalar(a):
                 args.append(self._gen(a, frame))  # (never a list: nothing to charge)
             else:
                 args.append(f"_charged(ctx, {self._gen(a, frame)})")
@@ -842,6 +909,10 @@ class SourceCompiler:
         if isinstance(t, T.Optional):
             t = t.inner
         return t in _SCALAR_TYPES or isinstance(t, (T.Kind, T.Enum))
+
+    def _text(self, e) -> bool:
+        """A text for the checker (never none)."""
+        return isinstance(e, A.Text) or (self.d.types.get(e) if self.d.types else None) == T.TEXT
 
     def _And(self, e, frame):
         left = self._gen(e.left, frame)
@@ -897,11 +968,15 @@ class SourceCompiler:
 
     def _Comprehension(self, e, frame):
         source = self._iterable(e.source, frame)
+        items = f"_items(ctx, {source})"
+        if isinstance(e.source, A.Call) and e.source.name == "range" and source.startswith("_g_range(ctx, "):
+            # (the list is never made)
+            items = "_range_items(" + source[len("_g_range("):]
 
         def build(py):
             cond = f" if ({self._gen(e.cond, frame)})" if e.cond is not None else ""  # (it runs first)
             element = self._gen(e.element, frame)
-            return f"[{element} for {py} in _items(ctx, {source}){cond}]"
+            return f"[{element} for {py} in {items}{cond}]"
         return self._branch(frame, lambda: self.ex.with_local_kind(
             e.var, e.source, lambda: self._local(e.var, frame, build)))
 
