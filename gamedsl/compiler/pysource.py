@@ -34,7 +34,7 @@ from gamedsl.syntax import ast as A
 from gamedsl.checker import types as T
 from gamedsl.runtime import builtins as B
 from gamedsl.runtime import values as V
-from gamedsl.runtime.ctx import MAX_CALL_DEPTH, MAX_WORK, PLAIN_KEY_TYPES, WRITTEN_KEY
+from gamedsl.runtime.ctx import MAX_CALL_DEPTH, MAX_WORK, PLAIN_KEY_TYPES, WRITTEN_KEY, written
 from gamedsl.compiler.kinds import kind_of_type, named_constant, value_kind
 from gamedsl.runtime.values import in_round, zone_items
 
@@ -70,6 +70,19 @@ def _items(ctx, v):
         v = list(v)
     ctx.work += len(v)
     if ctx.work > MAX_WORK:
+        raise GiveUp
+    return v
+
+
+def _items_calls(ctx, v, calls: int, dp: int):
+    """A comprehension's items, charged as _items charges them and `calls` more for each: the
+    calls of a def written out in its element (see SourceCompiler._inlined), at depth `dp`."""
+    if type(v) is not list:
+        if not isinstance(v, (list, str)):
+            raise GiveUp
+        v = list(v)
+    ctx.work += len(v) * (1 + calls)
+    if ctx.work > MAX_WORK or (calls and v and dp >= MAX_CALL_DEPTH):
         raise GiveUp
     return v
 
@@ -339,10 +352,10 @@ _RUNTIME = {
     "_negate": _negate, "_again": _again, "_at_shared": _at_shared, "_at_grid": _at_grid, "_sorted": _sorted, "_row": _row,
     "_zone_items": zone_items, "_in_round": in_round,
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
-    "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY,
+    "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY, "_written": written,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
     "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
-    "_range_items": _range_items,
+    "_range_items": _range_items, "_items_calls": _items_calls,
 }
 
 
@@ -382,6 +395,9 @@ class _Frame:
         self.kept: List[tuple] = []  # (name, code keeping the value, code of the value)
         self.branches = 0  # inside code that may not run (or runs once per item)
         self.hoisted: List[str] = []  # statements run before the expression (grid reads)
+        # The comprehension whose element is being written, where a small def's call may be
+        # written out (see `_inlined`): [its branch level, calls written out so far].
+        self.site: Optional[list] = None
 
 
 class SourceCompiler:
@@ -401,6 +417,7 @@ class SourceCompiler:
         self.sources: Dict[str, str] = {}  # each generated function's source, by its name
         self._names: Dict[str, str] = {}   # a rule's name -> the Python name holding it
         self._grid_reads: Dict[str, tuple] = {}  # code of an _at_grid call -> (zone, cell)
+        self._small_defs: Dict[str, bool] = {}  # def name -> whether it may be written out
         self.generated = 0    # expressions running as generated code
         self.give_ups = 0     # times the generated code left an expression to the closures
         self._counter = 0
@@ -580,11 +597,11 @@ class SourceCompiler:
             self.ex.local_kinds = saved_kinds
         args = [frame.names[p] for p in params]
         # As the closures do: a memo answers first (while moves are listed), then the work
-        # and the depth are charged. The key is exprs.memo_key's, written inline.
+        # and the depth are charged. The key is ctx.memo_key's, written inline.
         plain = " and ".join(f"type({a}) in _PLAIN" for a in args) or "True"
         named = self._name(name)
         key = (f"({named}, {''.join(a + ', ' for a in args)}) if {plain} else "
-               f"({named}, _WRITTEN, repr([{', '.join(args)}]))")
+               f"({named}, _WRITTEN, _written([{', '.join(args)}]))")
         lines = [f"def {py}(ctx, _dp{''.join(', ' + a for a in args)}):",
                  "    _memo = ctx.memo",
                  "    if _memo is not None:",
@@ -603,6 +620,41 @@ class SourceCompiler:
                   "    return result"]
         self._define("\n".join(lines), py)
         return py
+
+    # A small def called once for each item of a comprehension (`all([owns(p, c) for c in l])`)
+    # is written out in the element when no memo is kept (statements run, not moves listed):
+    # the call's work (one) is charged with the items', its depth checked there, and its body
+    # charges what it charges in the def's function. With a memo the def is called: a memo
+    # answer charges nothing.
+
+    def _small(self, name: str) -> bool:
+        """A def whose body calls no def and goes through no list of its own."""
+        small = self._small_defs.get(name)
+        if small is None:
+            small = self._small_defs[name] = not any(
+                isinstance(n, (A.Comprehension, A.Sort)) or (
+                    isinstance(n, A.Call) and n.name in self.d.defs and n.name not in B.FUNCTIONS)
+                for n in A.walk(self.d.defs[name].body))
+        return small
+
+    def _inlined(self, name: str, args: List[str], frame: _Frame) -> Optional[str]:
+        """The body of def `name` written for arguments whose code is a Python name or a
+        number (read as often as the body reads them), or None."""
+        if not self._small(name) or not all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+", a) for a in args):
+            return None
+        params = [p.name for p in self.d.defs[name].params]
+        if len(params) != len(args):
+            return None
+        names, free, site = frame.names, frame.free, frame.site
+        frame.names, frame.free, frame.site = dict(zip(params, args)), None, None
+        saved_kinds, self.ex.local_kinds = self.ex.local_kinds, {}
+        try:
+            return self._branch(frame, lambda: self._gen(self.d.defs[name].body, frame))
+        except Unsupported:
+            return None
+        finally:
+            frame.names, frame.free, frame.site = names, free, site
+            self.ex.local_kinds = saved_kinds
 
     # ------------------------------------------------------------ nodes
     def _gen(self, e, frame: _Frame) -> str:
@@ -824,8 +876,16 @@ class SourceCompiler:
             if constant is not None:
                 return self._const(constant.value)
             fn = self._def_function(e.name)
-            args = "".join(", " + self._gen(a, frame) for a in e.args)
-            return f"{fn}(ctx, _dp{args})"
+            args = [self._gen(a, frame) for a in e.args]
+            call = f"{fn}(ctx, _dp{''.join(', ' + a for a in args)})"
+            site = frame.site
+            if site is not None and site[0] == frame.branches and not frame.iterable:
+                body = self._inlined(e.name, args, frame)
+                if body is not None:
+                    site[1] += 1
+                    frame.uses_memo = True
+                    return f"(({body}) if _memo is None else {call})"
+            return call
         if e.name == "rows" and e.args and isinstance(e.args[0], A.Name) and e.args[0].name in d.tables:
             return f"[dict(r) for r in {self._const(d.tables[e.args[0].name].rows)}]"
         spec = B.FUNCTIONS.get(e.name)
@@ -975,7 +1035,14 @@ class SourceCompiler:
 
         def build(py):
             cond = f" if ({self._gen(e.cond, frame)})" if e.cond is not None else ""  # (it runs first)
-            element = self._gen(e.element, frame)
+            outer, frame.site = frame.site, ([frame.branches, 0] if e.cond is None else None)
+            try:
+                element = self._gen(e.element, frame)
+                calls = frame.site[1] if frame.site is not None else 0
+            finally:
+                frame.site = outer
+            if calls:  # (each item's calls written out: charged with the items, as a call charges)
+                return f"[{element} for {py} in _items_calls(ctx, {source}, {calls} if _memo is None else 0, _dp)]"
             return f"[{element} for {py} in {items}{cond}]"
         return self._branch(frame, lambda: self.ex.with_local_kind(
             e.var, e.source, lambda: self._local(e.var, frame, build)))

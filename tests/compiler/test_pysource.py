@@ -259,9 +259,12 @@ game "Twice"
 players 2
 var k: number = 0
 def many(n: number) = len([x for x in range(1, n) if x > 0])
+def one(n: number) = n + 1
+def ones(n: number) = len([one(x) for x in range(1, n)])
+def down(n: number) = sum([one(x) for x in [n]]) if n == 0 else down(n - 1)
 
 setup:
-  while k < LIMIT and many(SIZE) + many(SIZE) > 0:
+  while k < LIMIT and many(SIZE) + many(SIZE) > 0 and ones(SIZE) > 0:
     k += 1
 
 turn:
@@ -292,7 +295,10 @@ def _first(stops, low: int, high: int) -> int:
 def test_a_def_called_twice_is_charged_twice_without_a_memo(tmp_path, monkeypatch):
     """Outside a listing no memo is kept: `many(n)` called twice in one condition is worked
     out twice, and a loop testing it runs out of steps at the same turn in both back ends
-    (the comprehension over a range charged as the range's list and its items)."""
+    (the comprehension over a range charged as the range's list and its items, and `one(x)`,
+    written out in its comprehension, charged as a call)."""
+    sources = []
+
     def stops(generate: bool, limit: int) -> bool:
         game = _twice(tmp_path, monkeypatch, generate, limit, 30)
         try:
@@ -301,10 +307,28 @@ def test_a_def_called_twice_is_charged_twice_without_a_memo(tmp_path, monkeypatc
             assert err.code == "E501"
             return True
         assert game.scores(state) == [limit, limit]
-        assert not generate or game.snippets.source.give_ups == 0
+        if generate:
+            assert game.snippets.source.give_ups == 0
+            sources.append(game.snippets.source.sources)
         return False
 
     assert _first(lambda n: stops(True, n), 1, 400) == _first(lambda n: stops(False, n), 1, 400)
+    assert any("_items_calls(ctx, " in text for text in sources[-1].values())
+
+
+def test_a_def_written_out_stops_at_the_depth_a_call_stops(tmp_path, monkeypatch):
+    """`one(x)` written out in `down`'s comprehension is checked for depth as its call is:
+    too deep, the closures' diagnostic, else the value."""
+    outcomes = {True: [], False: []}
+    for generate in (True, False):
+        game = _twice(tmp_path, monkeypatch, generate, 1, 5)
+        for n in range(194, 204):
+            try:
+                outcomes[generate].append(game.evaluate(game.new_game(2), parse_expression(f"down({n})")))
+            except RuleError as err:
+                outcomes[generate].append((err.code, err.message, str(err.span)))
+    assert outcomes[True] == outcomes[False]
+    assert 1 in outcomes[True] and any(o != 1 and o[0] == "E502" for o in outcomes[True])
 
 
 def test_a_def_called_again_in_a_listing_takes_the_first_value(tmp_path, monkeypatch):
@@ -313,7 +337,7 @@ def test_a_def_called_again_in_a_listing_takes_the_first_value(tmp_path, monkeyp
     memo, charges what the closures charge (it never gives up below the limit) and stops
     where they stop."""
     def stops(generate: bool, size: int):
-        game = _twice(tmp_path, monkeypatch, generate, 1, size)
+        game = _twice(tmp_path, monkeypatch, generate, 0, size)
         state = game.new_game(2)
         try:
             moves = game.legal_moves(state, 0)
