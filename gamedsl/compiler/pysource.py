@@ -34,7 +34,7 @@ from gamedsl.syntax import ast as A
 from gamedsl.checker import types as T
 from gamedsl.runtime import builtins as B
 from gamedsl.runtime import values as V
-from gamedsl.runtime.ctx import MAX_CALL_DEPTH, MAX_WORK, PLAIN_KEY_TYPES, WRITTEN_KEY
+from gamedsl.runtime.ctx import MAX_CALL_DEPTH, MAX_WORK, PLAIN_KEY_TYPES, WRITTEN_KEY, written
 from gamedsl.compiler.kinds import kind_of_type, named_constant, value_kind
 from gamedsl.runtime.values import in_round, zone_items
 
@@ -70,6 +70,19 @@ def _items(ctx, v):
         v = list(v)
     ctx.work += len(v)
     if ctx.work > MAX_WORK:
+        raise GiveUp
+    return v
+
+
+def _items_calls(ctx, v, calls: int, dp: int):
+    """A comprehension's items, charged as _items charges them and `calls` more for each: the
+    calls of a def written out in its element (see SourceCompiler._inlined), at depth `dp`."""
+    if type(v) is not list:
+        if not isinstance(v, (list, str)):
+            raise GiveUp
+        v = list(v)
+    ctx.work += len(v) * (1 + calls)
+    if ctx.work > MAX_WORK or (calls and v and dp >= MAX_CALL_DEPTH):
         raise GiveUp
     return v
 
@@ -280,6 +293,18 @@ def _g_range(ctx, a, b):
     raise GiveUp
 
 
+def _range_items(ctx, a, b):
+    """The items of a comprehension over `range(a, b)` of two whole numbers, charged as the
+    built-in charges its list and the comprehension its items, without making the list."""
+    if type(a) is int and type(b) is int and b - a <= 100_000:
+        if b >= a:
+            ctx.work += 2 * (b - a + 1)
+            if ctx.work > MAX_WORK:
+                raise GiveUp
+        return range(a, b + 1)
+    raise GiveUp
+
+
 # Functions on whole numbers and lists as the generated code calls them: the common case
 # only (anything else gives up, and the closures' version answers or says what is wrong).
 _PLAIN_FUNCTIONS = {"len": "_g_len", "abs": "_g_abs", "min": "_g_min", "max": "_g_max", "sum": "_g_sum",
@@ -314,14 +339,23 @@ def _row(ctx, table, key):
 
 _MISSING = object()
 
+
+def _forget(memo: dict, known: int) -> None:
+    """The memo as it was when it held `known` values: what generated code that gave up
+    added is dropped (the last added first), so the closures running the expression again
+    work out and charge every value the closures alone would have."""
+    while len(memo) > known:
+        memo.popitem()
+
 _RUNTIME = {
     "_GiveUp": GiveUp, "_eq": V.equal, "_items": _items, "_charged": _charged, "_container": _container,
     "_negate": _negate, "_again": _again, "_at_shared": _at_shared, "_at_grid": _at_grid, "_sorted": _sorted, "_row": _row,
     "_zone_items": zone_items, "_in_round": in_round,
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
-    "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY,
+    "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY, "_written": written,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
     "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
+    "_range_items": _range_items, "_items_calls": _items_calls,
 }
 
 
@@ -352,6 +386,8 @@ class _Frame:
         self.reads: Dict[str, str] = {}  # free name -> its Python name, read at the start
         self.uses_attrs = False
         self.uses_state = False
+        self.uses_memo = False  # reads `_memo`, the context's memo (see `_memo_shared`)
+        self.in_def = free is None  # (a def's function holds `_memo` from its start)
         # Values computed once (common subexpressions): a candidate's source -> the Python
         # name holding it and the work its reading charged, for the readings it dominates.
         self.known: Dict[str, tuple] = {}
@@ -359,6 +395,9 @@ class _Frame:
         self.kept: List[tuple] = []  # (name, code keeping the value, code of the value)
         self.branches = 0  # inside code that may not run (or runs once per item)
         self.hoisted: List[str] = []  # statements run before the expression (grid reads)
+        # The comprehension whose element is being written, where a small def's call may be
+        # written out (see `_inlined`): [its branch level, calls written out so far].
+        self.site: Optional[list] = None
 
 
 class SourceCompiler:
@@ -378,6 +417,7 @@ class SourceCompiler:
         self.sources: Dict[str, str] = {}  # each generated function's source, by its name
         self._names: Dict[str, str] = {}   # a rule's name -> the Python name holding it
         self._grid_reads: Dict[str, tuple] = {}  # code of an _at_grid call -> (zone, cell)
+        self._small_defs: Dict[str, bool] = {}  # def name -> whether it may be written out
         self.generated = 0    # expressions running as generated code
         self.give_ups = 0     # times the generated code left an expression to the closures
         self._counter = 0
@@ -394,12 +434,15 @@ class SourceCompiler:
                 fn = self._ready(slot, lambda: self._root_function(e, scope))
             if not fn:
                 return closure(ctx)
-            work = ctx.work
+            work, memo = ctx.work, ctx.memo
+            known = len(memo) if memo is not None else 0
             try:
                 return fn(ctx)
             except Exception:  # noqa: BLE001 - any surprise: the closures judge (see the module)
                 self.give_ups += 1
                 ctx.work = work
+                if memo is not None:
+                    _forget(memo, known)
                 return closure(ctx)
         return run
 
@@ -417,12 +460,15 @@ class SourceCompiler:
                 fn = self._ready(slot, lambda: self._filter_function(guard, scope, params))
             if not fn:
                 return None
-            work = ctx.work
+            work, memo = ctx.work, ctx.memo
+            known = len(memo) if memo is not None else 0
             try:
                 return fn(ctx, domains, count)
             except Exception:  # noqa: BLE001 - as in root(): the closures judge
                 self.give_ups += 1
                 ctx.work = work
+                if memo is not None:
+                    _forget(memo, known)
                 return None
         return run
 
@@ -493,6 +539,8 @@ class SourceCompiler:
             lines.append("    _st = ctx.state")
         if frame.uses_attrs:
             lines.append("    _ca = ctx.cat.attrs")
+        if frame.uses_memo and not frame.in_def:
+            lines.append("    _memo = ctx.memo")
         if frame.reads:
             lines.append("    _env = ctx.env")
             lines += [f"    {py} = _env[{self._name(name)}]" for name, py in frame.reads.items()]
@@ -549,16 +597,16 @@ class SourceCompiler:
             self.ex.local_kinds = saved_kinds
         args = [frame.names[p] for p in params]
         # As the closures do: a memo answers first (while moves are listed), then the work
-        # and the depth are charged. The key is exprs.memo_key's, written inline.
+        # and the depth are charged. The key is ctx.memo_key's, written inline.
         plain = " and ".join(f"type({a}) in _PLAIN" for a in args) or "True"
         named = self._name(name)
         key = (f"({named}, {''.join(a + ', ' for a in args)}) if {plain} else "
-               f"({named}, _WRITTEN, repr([{', '.join(args)}]))")
+               f"({named}, _WRITTEN, _written([{', '.join(args)}]))")
         lines = [f"def {py}(ctx, _dp{''.join(', ' + a for a in args)}):",
-                 "    memo = ctx.memo",
-                 "    if memo is not None:",
+                 "    _memo = ctx.memo",
+                 "    if _memo is not None:",
                  f"        key = {key}",
-                 "        found = memo.get(key, _MISSING)",
+                 "        found = _memo.get(key, _MISSING)",
                  "        if found is not _MISSING:",
                  "            return found",
                  "    ctx.work += 1",
@@ -567,17 +615,54 @@ class SourceCompiler:
                  "    _dp += 1"]
         lines += self._prologue(frame)
         lines += [f"    result = {body}",
-                  "    if memo is not None:",
-                  "        memo[key] = result",
+                  "    if _memo is not None:",
+                  "        _memo[key] = result",
                   "    return result"]
         self._define("\n".join(lines), py)
         return py
+
+    # A small def called once for each item of a comprehension (`all([owns(p, c) for c in l])`)
+    # is written out in the element when no memo is kept (statements run, not moves listed):
+    # the call's work (one) is charged with the items', its depth checked there, and its body
+    # charges what it charges in the def's function. With a memo the def is called: a memo
+    # answer charges nothing.
+
+    def _small(self, name: str) -> bool:
+        """A def whose body calls no def and goes through no list of its own."""
+        small = self._small_defs.get(name)
+        if small is None:
+            small = self._small_defs[name] = not any(
+                isinstance(n, (A.Comprehension, A.Sort)) or (
+                    isinstance(n, A.Call) and n.name in self.d.defs and n.name not in B.FUNCTIONS)
+                for n in A.walk(self.d.defs[name].body))
+        return small
+
+    def _inlined(self, name: str, args: List[str], frame: _Frame) -> Optional[str]:
+        """The body of def `name` written for arguments whose code is a Python name or a
+        number (read as often as the body reads them), or None."""
+        if not self._small(name) or not all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+", a) for a in args):
+            return None
+        params = [p.name for p in self.d.defs[name].params]
+        if len(params) != len(args):
+            return None
+        names, free, site = frame.names, frame.free, frame.site
+        frame.names, frame.free, frame.site = dict(zip(params, args)), None, None
+        saved_kinds, self.ex.local_kinds = self.ex.local_kinds, {}
+        try:
+            return self._branch(frame, lambda: self._gen(self.d.defs[name].body, frame))
+        except Unsupported:
+            return None
+        finally:
+            frame.names, frame.free, frame.site = names, free, site
+            self.ex.local_kinds = saved_kinds
 
     # ------------------------------------------------------------ nodes
     def _gen(self, e, frame: _Frame) -> str:
         method = getattr(self, "_" + type(e).__name__, None)
         if method is None or self.ex.family_named(e, ()) is not None or self.ex.family_of(e, ()) is not None:
             raise Unsupported  # (a zone family's zone: the closures address it)
+        if isinstance(e, A.Call) and self._memo_free(e):
+            return self._memo_shared(e, frame, method)
         code = method(e, frame)
         work = self._shared_work(e, code)
         if work is None:
@@ -631,6 +716,38 @@ class SourceCompiler:
         if isinstance(e, A.Call) and code.startswith("_at_grid(") and self._zero_work(e.args[1]):
             return 2  # (a cell read by its key is a list of two: _at_grid charges its length)
         return None
+
+    # A def called again in one expression with the same arguments (`why_words(p, spelled(t),
+    # with_z(t))` in a condition and in the value it guards) is, while a memo is kept (moves
+    # listed, heuristics), answered by the memo: the first call's value, no work charged. The
+    # generated code takes that value from where the first call kept it, without building
+    # the memo's key again; without a memo it calls the def again, as the closures do.
+
+    def _memo_free(self, e) -> bool:
+        """Whether `e` is a call of a def that, with a memo kept, charges no work when the
+        same call ran before: its arguments charge none either (nor tell an observer)."""
+        if not (isinstance(e, A.Call) and e.name in self.d.defs and e.name not in B.FUNCTIONS):
+            return False
+        return all(self._memo_free(a) or self._zero_work(a) for a in e.args)
+
+    def _memo_shared(self, e, frame, method) -> str:
+        try:
+            key = self._key(e, frame)
+        except Unsupported:
+            return method(e, frame)
+        known = frame.known.get(key)
+        if known is not None:
+            again = self._branch(frame, lambda: method(e, frame))
+            frame.uses_memo = True
+            return f"({known[0]} if _memo is not None else {again})"
+        code = method(e, frame)
+        if frame.iterable or not code.startswith("_def"):  # (not a named constant's value)
+            return code
+        py = self._fresh("t")
+        frame.known[key] = (py, None)
+        kept = f"({py} := {code})"
+        frame.kept.append((py, kept, code))
+        return kept
 
     def _zero_work(self, e) -> bool:
         """Whether the generated code of `e` charges no work and tells no observer."""
@@ -759,8 +876,16 @@ class SourceCompiler:
             if constant is not None:
                 return self._const(constant.value)
             fn = self._def_function(e.name)
-            args = "".join(", " + self._gen(a, frame) for a in e.args)
-            return f"{fn}(ctx, _dp{args})"
+            args = [self._gen(a, frame) for a in e.args]
+            call = f"{fn}(ctx, _dp{''.join(', ' + a for a in args)})"
+            site = frame.site
+            if site is not None and site[0] == frame.branches and not frame.iterable:
+                body = self._inlined(e.name, args, frame)
+                if body is not None:
+                    site[1] += 1
+                    frame.uses_memo = True
+                    return f"(({body}) if _memo is None else {call})"
+            return call
         if e.name == "rows" and e.args and isinstance(e.args[0], A.Name) and e.args[0].name in d.tables:
             return f"[dict(r) for r in {self._const(d.tables[e.args[0].name].rows)}]"
         spec = B.FUNCTIONS.get(e.name)
@@ -773,6 +898,8 @@ class SourceCompiler:
             return f"_g_range(ctx, {self._gen(e.args[0], frame)}, {self._gen(e.args[1], frame)})"
         plain = _PLAIN_FUNCTIONS.get(e.name)
         if plain is not None and len(e.args) == 1:
+            if e.name == "len" and self._text(e.args[0]):  # (a text: nothing to charge)
+                return f"len({self._gen(e.args[0], frame)})"
             return f"{plain}(ctx, {self._gen(e.args[0], frame)})"  # (charging a list as _charged)
         impl, span = self._const(spec.impl), self._const(e.span)
         if spec.wants_kind:
@@ -794,7 +921,7 @@ class SourceCompiler:
         for i, a in enumerate(e.args):
             if i in spec.zone_args:
                 args.append(self._zone(a, frame))
-            elif isinstance(a, (A.Number, A.Text, A.Bool, A.NoneLit)):
+            elif isinstance(a, (A.Number, A.Text, A.Bool, A.NoneLit)) or self._scalar(a):
                 args.append(self._gen(a, frame))  # (never a list: nothing to charge)
             else:
                 args.append(f"_charged(ctx, {self._gen(a, frame)})")
@@ -842,6 +969,10 @@ class SourceCompiler:
         if isinstance(t, T.Optional):
             t = t.inner
         return t in _SCALAR_TYPES or isinstance(t, (T.Kind, T.Enum))
+
+    def _text(self, e) -> bool:
+        """A text for the checker (never none)."""
+        return isinstance(e, A.Text) or (self.d.types.get(e) if self.d.types else None) == T.TEXT
 
     def _And(self, e, frame):
         left = self._gen(e.left, frame)
@@ -897,11 +1028,22 @@ class SourceCompiler:
 
     def _Comprehension(self, e, frame):
         source = self._iterable(e.source, frame)
+        items = f"_items(ctx, {source})"
+        if isinstance(e.source, A.Call) and e.source.name == "range" and source.startswith("_g_range(ctx, "):
+            # (the list is never made)
+            items = "_range_items(" + source[len("_g_range("):]
 
         def build(py):
             cond = f" if ({self._gen(e.cond, frame)})" if e.cond is not None else ""  # (it runs first)
-            element = self._gen(e.element, frame)
-            return f"[{element} for {py} in _items(ctx, {source}){cond}]"
+            outer, frame.site = frame.site, ([frame.branches, 0] if e.cond is None else None)
+            try:
+                element = self._gen(e.element, frame)
+                calls = frame.site[1] if frame.site is not None else 0
+            finally:
+                frame.site = outer
+            if calls:  # (each item's calls written out: charged with the items, as a call charges)
+                return f"[{element} for {py} in _items_calls(ctx, {source}, {calls} if _memo is None else 0, _dp)]"
+            return f"[{element} for {py} in {items}{cond}]"
         return self._branch(frame, lambda: self.ex.with_local_kind(
             e.var, e.source, lambda: self._local(e.var, frame, build)))
 

@@ -6,6 +6,7 @@ and the work limits are shared by both kinds of compiled expression.
 
 from __future__ import annotations
 
+from marshal import dumps
 from typing import Callable
 
 from gamedsl.errors import RuleError
@@ -58,8 +59,19 @@ def memo_key(name: str, values: list) -> tuple:
     1, 1.5 not a text); anything else is written out."""
     for v in values:
         if type(v) not in PLAIN_KEY_TYPES:
-            return (name, WRITTEN_KEY, repr(values))
+            return (name, WRITTEN_KEY, written(values))
     return (name, *values)
+
+
+def written(values: list):
+    """`values` written out, equal exactly when they are written alike: in marshal's first
+    format, which keeps each value's exact type (true is not 1, 1.0 not 1) and, unlike the
+    later ones, writes equal values alike whether or not they are one object or an interned
+    text; and faster than `repr`. A value marshal cannot write is written with `repr`."""
+    try:
+        return dumps(values, 0)
+    except ValueError:
+        return repr(values)
 
 
 def charge(ctx: Ctx, work: int, span) -> None:

@@ -252,3 +252,104 @@ def test_a_value_read_once_is_charged_as_often_as_it_is_read(tmp_path, monkeypat
     assert first_stopping(True) == first_stopping(False)
     held = [text for text in sources[-1].sources.values() if ".get(f'{_x},{_y}')" in text]
     assert held and held[0].count("_again(ctx, 2,") == 2 and "_at_grid" not in held[0]
+
+
+TWICE = '''
+game "Twice"
+players 2
+var k: number = 0
+def many(n: number) = len([x for x in range(1, n) if x > 0])
+def one(n: number) = n + 1
+def ones(n: number) = len([one(x) for x in range(1, n)])
+def down(n: number) = sum([one(x) for x in [n]]) if n == 0 else down(n - 1)
+
+setup:
+  while k < LIMIT and many(SIZE) + many(SIZE) > 0 and ones(SIZE) > 0:
+    k += 1
+
+turn:
+  choose by current:
+    pick(a in range(1, 20)) "pick {a}" if many(a * SIZE) + many(a * SIZE) > a:
+      end game
+
+score of p: k
+'''
+
+
+def _twice(tmp_path, monkeypatch, generate: bool, limit: int, size: int):
+    path = tmp_path / "twice.game"
+    path.write_text(TWICE.replace("LIMIT", str(limit)).replace("SIZE", str(size)))
+    monkeypatch.setattr(ExprCompiler, "generate", generate)
+    return load(str(path), max_steps=400)
+
+
+def _first(stops, low: int, high: int) -> int:
+    """The least value in (low, high] for which `stops` holds (it holds from there on)."""
+    assert not stops(low) and stops(high)
+    while high - low > 1:
+        mid = (low + high) // 2
+        low, high = (low, mid) if stops(mid) else (mid, high)
+    return high
+
+
+def test_a_def_called_twice_is_charged_twice_without_a_memo(tmp_path, monkeypatch):
+    """Outside a listing no memo is kept: `many(n)` called twice in one condition is worked
+    out twice, and a loop testing it runs out of steps at the same turn in both back ends
+    (the comprehension over a range charged as the range's list and its items, and `one(x)`,
+    written out in its comprehension, charged as a call)."""
+    sources = []
+
+    def stops(generate: bool, limit: int) -> bool:
+        game = _twice(tmp_path, monkeypatch, generate, limit, 30)
+        try:
+            state = game.new_game(2)
+        except RuleError as err:
+            assert err.code == "E501"
+            return True
+        assert game.scores(state) == [limit, limit]
+        if generate:
+            assert game.snippets.source.give_ups == 0
+            sources.append(game.snippets.source.sources)
+        return False
+
+    assert _first(lambda n: stops(True, n), 1, 400) == _first(lambda n: stops(False, n), 1, 400)
+    assert any("_items_calls(ctx, " in text for text in sources[-1].values())
+
+
+def test_a_def_written_out_stops_at_the_depth_a_call_stops(tmp_path, monkeypatch):
+    """`one(x)` written out in `down`'s comprehension is checked for depth as its call is:
+    too deep, the closures' diagnostic, else the value."""
+    outcomes = {True: [], False: []}
+    for generate in (True, False):
+        game = _twice(tmp_path, monkeypatch, generate, 1, 5)
+        for n in range(194, 204):
+            try:
+                outcomes[generate].append(game.evaluate(game.new_game(2), parse_expression(f"down({n})")))
+            except RuleError as err:
+                outcomes[generate].append((err.code, err.message, str(err.span)))
+    assert outcomes[True] == outcomes[False]
+    assert 1 in outcomes[True] and any(o != 1 and o[0] == "E502" for o in outcomes[True])
+
+
+def test_a_def_called_again_in_a_listing_takes_the_first_value(tmp_path, monkeypatch):
+    """While moves are listed the memo answers a def called again with the same arguments,
+    charging nothing: the generated guard takes the first call's value instead of asking the
+    memo, charges what the closures charge (it never gives up below the limit) and stops
+    where they stop."""
+    def stops(generate: bool, size: int):
+        game = _twice(tmp_path, monkeypatch, generate, 0, size)
+        state = game.new_game(2)
+        try:
+            moves = game.legal_moves(state, 0)
+        except RuleError as err:
+            assert err.code == "E501"
+            return (err.message, str(err.span))
+        assert [m["args"] for m in moves] == [[a] for a in range(1, 21)]  # (range(1, 20) holds 20)
+        source = game.snippets.source
+        assert not generate or (source.give_ups == 0 and any(
+            "if _memo is not None else" in text for name, text in source.sources.items() if "filter" in name))
+        return None
+
+    first = [_first(lambda n: stops(generate, n) is not None, 1, 5000) for generate in (True, False)]
+    assert first[0] == first[1]
+    assert stops(True, first[0]) == stops(False, first[0])
