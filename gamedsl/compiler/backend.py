@@ -422,9 +422,22 @@ def _move(st, info, consts: List[str]) -> List[str]:
     sid = st.sid
     consts += [f"w{sid} = s{sid}.what", f"zn{sid} = s{sid}.zone"] + _zone_consts(sid)
     proven = st.kinds is not None and st.kinds <= frozenset(info.kinds)
+    lines = _moved_and_owner(st, info, consts, checked=not proven)
+    if st.place == "top":
+        lines.append("cs = list(reversed(cs))")
+    lines += [f"zl = state['zones'][zn{sid}]", "W = state['where']", _MOVED,
+              "for c in cs:"]
+    lines += ["    " + line for line in _put(sid, info, proven, st.place == "top")]
+    return lines
+
+
+def _moved_and_owner(st, info, consts: List[str], checked: bool) -> List[str]:
+    """A `move`'s components as the list `cs` (each checked to be a component where
+    `checked`), then the destination's owner `o`: the interpreter's order."""
+    sid = st.sid
     lines = [_RESET, *_evaluated(st.what, f"w{sid}", "x", consts), "cs = x if type(x) is list else [x]",
              "K = ctx.cat.kind"]
-    if not proven:
+    if checked:
         lines += ["for c in cs:",
                   "    if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(K)):",
                   f"        raise RuleError('E504', f\"only components can be moved, not {{plain(c)}}\", s{sid}.span)"]
@@ -433,11 +446,6 @@ def _move(st, info, consts: List[str]) -> List[str]:
         lines.append(f"o = d{sid}(ctx)[1]")
     else:
         lines.append("o = -1")
-    if st.place == "top":
-        lines.append("cs = list(reversed(cs))")
-    lines += [f"zl = state['zones'][zn{sid}]", "W = state['where']", _MOVED,
-              "for c in cs:"]
-    lines += ["    " + line for line in _put(sid, info, proven, st.place == "top")]
     return lines
 
 
@@ -448,16 +456,7 @@ def _move_to_cell(st, info, consts: List[str]) -> List[str]:
     consts += [f"w{sid} = s{sid}.what", f"zn{sid} = s{sid}.zone", f"ce{sid} = s{sid}.cell",
                f"pl{sid} = s{sid}.place"] + _zone_consts(sid)
     proven = st.kinds is not None and st.kinds <= frozenset(info.kinds)
-    lines = [_RESET, *_evaluated(st.what, f"w{sid}", "x", consts), "cs = x if type(x) is list else [x]",
-             "K = ctx.cat.kind", "FC = ctx.cat.faces",
-             "for c in cs:",
-             "    if not (isinstance(c, int) and not isinstance(c, bool) and 0 <= c < len(K)):",
-             f"        raise RuleError('E504', f\"only components can be moved, not {{plain(c)}}\", s{sid}.span)"]
-    if info.per_player:
-        consts.append(f"d{sid} = s{sid}.dest")
-        lines.append(f"o = d{sid}(ctx)[1]")
-    else:
-        lines.append("o = -1")
+    lines = _moved_and_owner(st, info, consts, checked=True) + ["FC = ctx.cat.faces"]
     lines += _evaluated(st.cell, f"ce{sid}", "cell", consts)
     if st.place == "top":
         lines.append("cs = list(reversed(cs))")
