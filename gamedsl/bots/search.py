@@ -177,8 +177,15 @@ def default_worlds(iters) -> int:
     return min(MOST_WORLDS, max(FEWEST_WORLDS, iters // ITERS_PER_WORLD))
 
 
-def _key(move: dict) -> str:
-    return move["alt"] + repr(move["args"])
+def _key(move: dict):
+    """A move's key in a search's statistics: its alternative and arguments as a tuple, or
+    written out where an argument is a list (not hashable)."""
+    key = (move["alt"], *move["args"])
+    try:
+        hash(key)
+    except TypeError:
+        return move["alt"] + repr(move["args"])
+    return key
 
 
 def new_node() -> dict:
@@ -426,7 +433,7 @@ class MctsBot:
                     else:
                         move, key = self._select(node["st"].setdefault(s, {}), legal, keys)
                     picks.append((s, clone(move) if shared else move, key))
-                joint = "|".join(key for _, _, key in picks)
+                joint = picks[0][2] if len(picks) == 1 else tuple(key for _, _, key in picks)
                 child = node["ch"].get(joint)
                 # (a state judged where it stands, with no playout, is never listed: its
                 # choice is only checked to have a move, which leaves the same state)
