@@ -152,8 +152,8 @@ class GreedyBot:
         # (most moves change a few seats' holdings: the others' heuristics, and the mover's
         # in the worlds that differ only where it does not look, are worked out once)
         memo = game.heuristics_memo()
-        # (the states after the moves are scored, never listed: no listing ahead at their
-        # choices, only the check that each has a move, which gives the same states)
+        # (the states after the moves are scored, never played on: their choices are not
+        # looked at, which leaves the same states)
         for world in worlds:
             for i, move in enumerate(moves):
                 after = game.apply_legal(world, move, list_ahead=False)
@@ -435,8 +435,8 @@ class MctsBot:
                     picks.append((s, clone(move) if shared else move, key))
                 joint = picks[0][2] if len(picks) == 1 else tuple(key for _, _, key in picks)
                 child = node["ch"].get(joint)
-                # (a state judged where it stands, with no playout, is never listed: its
-                # choice is only checked to have a move, which leaves the same state)
+                # (a state judged where it stands, with no playout, is never played on:
+                # its choice is not looked at, which leaves the same state)
                 ahead = self.depth > 0 or (child is not None and len(path) + 1 < self.plies)
                 for _, move, _ in picks:
                     game.apply_legal(world, move, in_place=True, list_ahead=ahead)

@@ -286,8 +286,11 @@ class Game:
 
         For bots and simulations, which enumerate the moves themselves; a move from anywhere
         else must go through `apply`. With `in_place` the given state is advanced (no copy).
-        Without `list_ahead` the next choice is only checked to have a move, not listed in
-        full for the `legal_moves` that usually follows: for a state that is scored, never played on.
+        Without `list_ahead` a `choose` reached is not looked at (neither listed for the
+        `legal_moves` that usually follows nor checked to have a move): for a state that is
+        scored, never played on. A choice there with no legal move, a mistake of the rules that
+        stops a game with E503, is then found when a game gets there, not while a bot judges
+        the state. (A secret choice's seats are still checked: a bot plays their moves.)
         """
         new = state if in_place else self._machine.clone(state)
         new["said"] = []

@@ -56,8 +56,8 @@ class Machine:
         self._table_positions: dict = {}  # id(a choice's alternatives) -> (them, their places)
         self._facts: dict = {}  # a choice statement's index -> what _choice_facts keeps of it
         # Whether a `choose` lists all its moves when reached (kept for the listing that
-        # nearly always follows), or only makes sure there is one: a search that scores the
-        # state after each move and never lists there turns it off while it searches.
+        # nearly always follows), or leaves them unlooked at: a search that scores the state
+        # after each move and never plays on from there turns it off while it searches.
         self.list_ahead = True
         self._last_catalogue = None
         self._statement_ctx = None
@@ -711,7 +711,9 @@ class Machine:
                 raise RuleError("E504", f"a timer needs a number of seconds above 0, not {plain(seconds)}",
                                 s.span)
             state["pending"]["timer"] = seconds
-        if not self.list_ahead or self._choice_facts(s.sid)[0]:
+        if not self.list_ahead:
+            return
+        if self._choice_facts(s.sid)[0]:
             # a typed move's suggestions may be a bot's whole search: the first one will do
             listed = self.moves_for(state, player, first_only=True)
         else:
