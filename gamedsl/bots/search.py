@@ -153,10 +153,10 @@ class GreedyBot:
         # in the worlds that differ only where it does not look, are worked out once)
         memo = game.heuristics_memo()
         # (the states after the moves are scored, never played on: their choices are not
-        # looked at, which leaves the same states)
+        # looked at, nor their messages written)
         for world in worlds:
             for i, move in enumerate(moves):
-                after = game.apply_legal(world, move, list_ahead=False)
+                after = game.apply_legal(world, move, scored_only=True)
                 _finish_secret_choice(game, after, seat, self.rng)
                 totals[i] += score_margin(game, after, seat, memo)
         best = max(totals)
@@ -436,10 +436,10 @@ class MctsBot:
                 joint = picks[0][2] if len(picks) == 1 else tuple(key for _, _, key in picks)
                 child = node["ch"].get(joint)
                 # (a state judged where it stands, with no playout, is never played on:
-                # its choice is not looked at, which leaves the same state)
+                # its choice is not looked at, nor its messages written)
                 ahead = self.depth > 0 or (child is not None and len(path) + 1 < self.plies)
                 for _, move, _ in picks:
-                    game.apply_legal(world, move, in_place=True, list_ahead=ahead)
+                    game.apply_legal(world, move, in_place=True, scored_only=not ahead)
                 path.append((node, picks))
                 if child is None:
                     node["ch"][joint] = new_node()

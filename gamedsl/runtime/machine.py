@@ -55,10 +55,10 @@ class Machine:
         self._positions: dict = {}  # id(an alternative) -> (it, its component parameters' places)
         self._table_positions: dict = {}  # id(a choice's alternatives) -> (them, their places)
         self._facts: dict = {}  # a choice statement's index -> what _choice_facts keeps of it
-        # Whether a `choose` lists all its moves when reached (kept for the listing that
-        # nearly always follows), or leaves them unlooked at: a search that scores the state
-        # after each move and never plays on from there turns it off while it searches.
-        self.list_ahead = True
+        # Whether the state the run leaves is played on (the usual case: a `choose` reached
+        # lists its moves, kept for the listing that nearly always follows, and `say` writes
+        # its messages), or only scored by a bot: no choice looked at, nothing said.
+        self.played_on = True
         self._last_catalogue = None
         self._statement_ctx = None
         self.run_work = 0    # values gone through by the current run()'s statements (WORK_PER_STEP a step)
@@ -454,6 +454,8 @@ class Machine:
         state["flow"]["next"] = p
 
     def _do_say(self, state, ctx, s):
+        if not self.played_on:  # (a state only scored: no one reads what it says)
+            return
         value = s.message(ctx)
         if isinstance(value, list):
             sized(value, s.span)  # measured before it is written out
@@ -711,7 +713,7 @@ class Machine:
                 raise RuleError("E504", f"a timer needs a number of seconds above 0, not {plain(seconds)}",
                                 s.span)
             state["pending"]["timer"] = seconds
-        if not self.list_ahead:
+        if not self.played_on:
             return
         if self._choice_facts(s.sid)[0]:
             # a typed move's suggestions may be a bot's whole search: the first one will do

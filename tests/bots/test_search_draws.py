@@ -100,6 +100,8 @@ turn:
   choose by current:
     step "step":
       total += 1
+      say "the count is " + text(total)
+      say "you stepped" to current
     leap "leap":
       total += 10
   choose by current:
@@ -113,18 +115,21 @@ score of p: total
 
 
 @pytest.mark.parametrize("backend", ["compiled", "interpreter"])
-def test_a_state_only_judged_leaves_its_choice_unlooked_at(tmp_path, backend):
+def test_a_state_only_scored_is_the_state_played_on_without_its_messages_or_a_look_ahead(tmp_path, backend):
     path = tmp_path / "stuck.game"
     path.write_text(STUCK)
     game = load(str(path), backend=backend)
     state = game.new_game(2, 1)
     step, leap = game.legal_moves(state)
-    # the same state as when the next choice is listed, without listing it
-    assert game.apply_legal(state, step, list_ahead=False) == game.apply_legal(state, step)
-    # a move into a choice with no legal move: the mistake shows where the game goes on
-    judged = game.apply_legal(state, leap, list_ahead=False)
-    assert judged["vars"]["total"] == 10 and judged["pending"]["players"] == [0]
-    assert game.legal_moves(judged) == []
+    played, scored = game.apply_legal(state, step), game.apply_legal(state, step, scored_only=True)
+    assert played["said"] == ["the count is 1"] and played["told"] == [[0, 1, "you stepped"]]
+    assert scored["said"] == [] and "told" not in scored
+    assert {k: v for k, v in scored.items() if k not in ("said", "told")} == \
+        {k: v for k, v in played.items() if k not in ("said", "told")}
+    # a move into a choice with no legal move: the mistake shows where a game goes on
+    scored = game.apply_legal(state, leap, scored_only=True)
+    assert scored["vars"]["total"] == 10 and scored["pending"]["players"] == [0]
+    assert game.legal_moves(scored) == []
     with pytest.raises(RuleError) as err:
         game.apply_legal(state, leap)
     assert err.value.code == "E503"
