@@ -107,12 +107,13 @@ def leaf_rewards(game, state: dict, memo=None) -> List[float]:
 
 
 def _finish_secret_choice(game, state: dict, seat: int, rng: random.Random) -> None:
-    """In place: the other seats still to choose secretly choose at random (they cannot see ours)."""
+    """In place, in a state a bot only scores: the other seats still to choose secretly choose
+    at random (they cannot see ours)."""
     while not state["flow"]["over"] and state["pending"] and "got" in state["pending"]:
         waiting = [s for s in game.waiting_for(state) if s != seat]
         if not waiting:
             return
-        game.apply_legal(state, game.random_move(state, waiting[0], rng), in_place=True)
+        game.apply_legal(state, game.random_move(state, waiting[0], rng), in_place=True, scored_only=True)
 
 
 # ---------------------------------------------------------------- greedy
@@ -304,7 +305,7 @@ class MctsBot:
         game = self.game
         margins = []
         for i, move in enumerate(moves):
-            after = game.apply_legal(world, move)
+            after = game.apply_legal(world, move, scored_only=True)
             _finish_secret_choice(game, after, seat, self.rng)
             margins.append((score_margin(game, after, seat, self._memo), -i))
         order = sorted(range(len(moves)), key=lambda i: margins[i], reverse=True)
@@ -439,7 +440,7 @@ class MctsBot:
                 # its choice is not looked at, nor its messages written)
                 ahead = self.depth > 0 or (child is not None and len(path) + 1 < self.plies)
                 for _, move, _ in picks:
-                    game.apply_legal(world, move, in_place=True, scored_only=not ahead)
+                    game.apply_legal(world, move, in_place=True, quiet=True, scored_only=not ahead)
                 path.append((node, picks))
                 if child is None:
                     node["ch"][joint] = new_node()
@@ -450,7 +451,7 @@ class MctsBot:
                 waiting = game.waiting_for(world)
                 if not waiting:
                     break
-                game.apply_legal(world, game.random_move(world, waiting[0], rng), in_place=True)
+                game.apply_legal(world, game.random_move(world, waiting[0], rng), in_place=True, quiet=True)
                 steps += 1
         except RuleError:
             self.errors += 1

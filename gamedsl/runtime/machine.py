@@ -56,9 +56,11 @@ class Machine:
         self._table_positions: dict = {}  # id(a choice's alternatives) -> (them, their places)
         self._facts: dict = {}  # a choice statement's index -> what _choice_facts keeps of it
         # Whether the state the run leaves is played on (the usual case: a `choose` reached
-        # lists its moves, kept for the listing that nearly always follows, and `say` writes
-        # its messages), or only scored by a bot: no choice looked at, nothing said.
+        # lists its moves, kept for the listing that nearly always follows) or only scored by
+        # a bot (no choice looked at); and whether `say` writes its messages (not in a state
+        # no one is shown: a bot's playout, a state it scores).
         self.played_on = True
+        self.says = True
         self._last_catalogue = None
         self._statement_ctx = None
         self.run_work = 0    # values gone through by the current run()'s statements (WORK_PER_STEP a step)
@@ -454,7 +456,7 @@ class Machine:
         state["flow"]["next"] = p
 
     def _do_say(self, state, ctx, s):
-        if not self.played_on:  # (a state only scored: no one reads what it says)
+        if not self.says:
             return
         value = s.message(ctx)
         if isinstance(value, list):

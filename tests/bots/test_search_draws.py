@@ -121,11 +121,15 @@ def test_a_state_only_scored_is_the_state_played_on_without_its_messages_or_a_lo
     game = load(str(path), backend=backend)
     state = game.new_game(2, 1)
     step, leap = game.legal_moves(state)
-    played, scored = game.apply_legal(state, step), game.apply_legal(state, step, scored_only=True)
+    played = game.apply_legal(state, step)
+    quiet = game.apply_legal(state, step, quiet=True)
+    scored = game.apply_legal(state, step, scored_only=True)
     assert played["said"] == ["the count is 1"] and played["told"] == [[0, 1, "you stepped"]]
-    assert scored["said"] == [] and "told" not in scored
-    assert {k: v for k, v in scored.items() if k not in ("said", "told")} == \
-        {k: v for k, v in played.items() if k not in ("said", "told")}
+    for silent in (quiet, scored):
+        assert silent["said"] == [] and "told" not in silent
+        assert {k: v for k, v in silent.items() if k not in ("said", "told")} == \
+            {k: v for k, v in played.items() if k not in ("said", "told")}
+    assert game.legal_moves(quiet) == game.legal_moves(played)
     # a move into a choice with no legal move: the mistake shows where a game goes on
     scored = game.apply_legal(state, leap, scored_only=True)
     assert scored["vars"]["total"] == 10 and scored["pending"]["players"] == [0]
