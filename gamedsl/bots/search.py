@@ -189,6 +189,16 @@ def _key(move: dict):
     return key
 
 
+def _keys(moves: List[dict]) -> list:
+    """`_key` of each move, in one pass where every argument is hashable (the usual case)."""
+    keys = [(m["alt"], *m["args"]) for m in moves]
+    try:
+        hash(tuple(keys))
+    except TypeError:
+        return [_key(m) for m in moves]
+    return keys
+
+
 def new_node() -> dict:
     # st: seat -> move key -> [visits, reward sum, times available]; ch: joint key -> node;
     # ls (where listing is dear): seat -> what the seat sees -> its moves and their keys;
@@ -278,7 +288,7 @@ class MctsBot:
         # The seat's own moves at the root are the ones it is shown, in every sampled world:
         # they are what it knows, and listing them again per world cost most of the search
         # where a listing is dear (a word game's placements).
-        keys = [_key(m) for m in moves]
+        keys = _keys(moves)
         self._own = (moves, keys)
         self._own_by_key = dict(zip(keys, moves))
         self._untried, self._own_picks = None, 0
@@ -347,7 +357,7 @@ class MctsBot:
         listed = cache.get(seat)
         if listed is None:
             legal = self.game.legal_moves(world, seat)
-            listed = cache[seat] = (legal, [_key(m) for m in legal])
+            listed = cache[seat] = (legal, _keys(legal))
         return listed
 
     def node_moves(self, node: dict, world: dict, seat: int):
@@ -359,7 +369,7 @@ class MctsBot:
         game = self.game
         if not game.has_typed_moves(world, seat):
             legal = game.legal_moves(world, seat)
-            return legal, [_key(m) for m in legal], False
+            return legal, _keys(legal), False
         # (written out by repr: marshal's bytes depend on which values the state shares, and
         # a copy shares them differently from the state it was made from)
         seen = repr((self.game.view(world, seat), world["stack"], world["pending"]))
@@ -367,7 +377,7 @@ class MctsBot:
         hit = listed.get(seen)
         if hit is None:
             legal = game.legal_moves(world, seat)
-            hit = listed[seen] = (legal, [_key(m) for m in legal])
+            hit = listed[seen] = (legal, _keys(legal))
         return hit[0], hit[1], True
 
     def _select(self, stats: dict, moves: List[dict], keys: List[str]):
