@@ -107,12 +107,13 @@ def leaf_rewards(game, state: dict, memo=None) -> List[float]:
 
 
 def _finish_secret_choice(game, state: dict, seat: int, rng: random.Random) -> None:
-    """In place: the other seats still to choose secretly choose at random (they cannot see ours)."""
+    """In place, in a state a bot only scores: the other seats still to choose secretly choose
+    at random (they cannot see ours)."""
     while not state["flow"]["over"] and state["pending"] and "got" in state["pending"]:
         waiting = [s for s in game.waiting_for(state) if s != seat]
         if not waiting:
             return
-        game.apply_legal(state, game.random_move(state, waiting[0], rng), in_place=True)
+        game.apply_legal(state, game.random_move(state, waiting[0], rng), in_place=True, scored_only=True)
 
 
 # ---------------------------------------------------------------- greedy
@@ -152,11 +153,11 @@ class GreedyBot:
         # (most moves change a few seats' holdings: the others' heuristics, and the mover's
         # in the worlds that differ only where it does not look, are worked out once)
         memo = game.heuristics_memo()
-        # (the states after the moves are scored, never listed: no listing ahead at their
-        # choices, only the check that each has a move, which gives the same states)
+        # (the states after the moves are scored, never played on: their choices are not
+        # looked at, nor their messages written)
         for world in worlds:
             for i, move in enumerate(moves):
-                after = game.apply_legal(world, move, list_ahead=False)
+                after = game.apply_legal(world, move, scored_only=True)
                 _finish_secret_choice(game, after, seat, self.rng)
                 totals[i] += score_margin(game, after, seat, memo)
         best = max(totals)
@@ -177,8 +178,25 @@ def default_worlds(iters) -> int:
     return min(MOST_WORLDS, max(FEWEST_WORLDS, iters // ITERS_PER_WORLD))
 
 
-def _key(move: dict) -> str:
-    return move["alt"] + repr(move["args"])
+def _key(move: dict):
+    """A move's key in a search's statistics: its alternative and arguments as a tuple, or
+    written out where an argument is a list (not hashable)."""
+    key = (move["alt"], *move["args"])
+    try:
+        hash(key)
+    except TypeError:
+        return move["alt"] + repr(move["args"])
+    return key
+
+
+def _keys(moves: List[dict]) -> list:
+    """`_key` of each move, in one pass where every argument is hashable (the usual case)."""
+    keys = [(m["alt"], *m["args"]) for m in moves]
+    try:
+        hash(tuple(keys))
+    except TypeError:
+        return [_key(m) for m in moves]
+    return keys
 
 
 def new_node() -> dict:
@@ -270,7 +288,7 @@ class MctsBot:
         # The seat's own moves at the root are the ones it is shown, in every sampled world:
         # they are what it knows, and listing them again per world cost most of the search
         # where a listing is dear (a word game's placements).
-        keys = [_key(m) for m in moves]
+        keys = _keys(moves)
         self._own = (moves, keys)
         self._own_by_key = dict(zip(keys, moves))
         self._untried, self._own_picks = None, 0
@@ -297,7 +315,7 @@ class MctsBot:
         game = self.game
         margins = []
         for i, move in enumerate(moves):
-            after = game.apply_legal(world, move)
+            after = game.apply_legal(world, move, scored_only=True)
             _finish_secret_choice(game, after, seat, self.rng)
             margins.append((score_margin(game, after, seat, self._memo), -i))
         order = sorted(range(len(moves)), key=lambda i: margins[i], reverse=True)
@@ -339,7 +357,7 @@ class MctsBot:
         listed = cache.get(seat)
         if listed is None:
             legal = self.game.legal_moves(world, seat)
-            listed = cache[seat] = (legal, [_key(m) for m in legal])
+            listed = cache[seat] = (legal, _keys(legal))
         return listed
 
     def node_moves(self, node: dict, world: dict, seat: int):
@@ -351,7 +369,7 @@ class MctsBot:
         game = self.game
         if not game.has_typed_moves(world, seat):
             legal = game.legal_moves(world, seat)
-            return legal, [_key(m) for m in legal], False
+            return legal, _keys(legal), False
         # (written out by repr: marshal's bytes depend on which values the state shares, and
         # a copy shares them differently from the state it was made from)
         seen = repr((self.game.view(world, seat), world["stack"], world["pending"]))
@@ -359,7 +377,7 @@ class MctsBot:
         hit = listed.get(seen)
         if hit is None:
             legal = game.legal_moves(world, seat)
-            hit = listed[seen] = (legal, [_key(m) for m in legal])
+            hit = listed[seen] = (legal, _keys(legal))
         return hit[0], hit[1], True
 
     def _select(self, stats: dict, moves: List[dict], keys: List[str]):
@@ -426,13 +444,13 @@ class MctsBot:
                     else:
                         move, key = self._select(node["st"].setdefault(s, {}), legal, keys)
                     picks.append((s, clone(move) if shared else move, key))
-                joint = "|".join(key for _, _, key in picks)
+                joint = picks[0][2] if len(picks) == 1 else tuple(key for _, _, key in picks)
                 child = node["ch"].get(joint)
-                # (a state judged where it stands, with no playout, is never listed: its
-                # choice is only checked to have a move, which leaves the same state)
+                # (a state judged where it stands, with no playout, is never played on:
+                # its choice is not looked at, nor its messages written)
                 ahead = self.depth > 0 or (child is not None and len(path) + 1 < self.plies)
                 for _, move, _ in picks:
-                    game.apply_legal(world, move, in_place=True, list_ahead=ahead)
+                    game.apply_legal(world, move, in_place=True, quiet=True, scored_only=not ahead)
                 path.append((node, picks))
                 if child is None:
                     node["ch"][joint] = new_node()
@@ -443,7 +461,7 @@ class MctsBot:
                 waiting = game.waiting_for(world)
                 if not waiting:
                     break
-                game.apply_legal(world, game.random_move(world, waiting[0], rng), in_place=True)
+                game.apply_legal(world, game.random_move(world, waiting[0], rng), in_place=True, quiet=True)
                 steps += 1
         except RuleError:
             self.errors += 1

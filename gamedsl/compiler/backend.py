@@ -582,17 +582,19 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
         return [_RESET, f"h{sid}(state, ctx, s{sid})", "if state['flow']['over']: return steps"]
     if cls is P.PassStmt:
         return []
-    if cls is P.SayStmt:  # (the interpreter's _do_say)
+    if cls is P.SayStmt:  # (the interpreter's _do_say; nothing said in a state no one is shown)
         consts += [f"ms{sid} = s{sid}.message", f"mk{sid} = s{sid}.kind"]
-        lines = [_RESET, *_evaluated(st.message, f"ms{sid}", "x", consts),
+        lines = [*_evaluated(st.message, f"ms{sid}", "x", consts),
                  f"if isinstance(x, list): sized(x, s{sid}.span)"]
         if st.to is None:
-            return lines + [f"state['said'].append(write(x, mk{sid}, ctx.cat))"]
-        consts.append(f"to{sid} = s{sid}.to")
-        return lines + [*_evaluated(st.to, f"to{sid}", "p", consts),
-                        "if not (isinstance(p, int) and not isinstance(p, bool) and 0 <= p < state['n']):",
-                        f"    raise RuleError('E504', \"'say ... to' needs a player\", s{sid}.span)",
-                        f"state.setdefault('told', []).append([p, len(state['said']), write(x, mk{sid}, ctx.cat)])"]
+            lines.append(f"state['said'].append(write(x, mk{sid}, ctx.cat))")
+        else:
+            consts.append(f"to{sid} = s{sid}.to")
+            lines += [*_evaluated(st.to, f"to{sid}", "p", consts),
+                      "if not (isinstance(p, int) and not isinstance(p, bool) and 0 <= p < state['n']):",
+                      f"    raise RuleError('E504', \"'say ... to' needs a player\", s{sid}.span)",
+                      f"state.setdefault('told', []).append([p, len(state['said']), write(x, mk{sid}, ctx.cat)])"]
+        return [_RESET, "if m.says:", *("    " + line for line in lines)]
     if cls is P.MoveStmt and st.cell is None and st.zone is not None:
         info = program.zones.get(st.zone)
         if _listed(info):

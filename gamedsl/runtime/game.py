@@ -281,23 +281,30 @@ class Game:
         if self.timer(state, move["seat"]) is None:
             raise MoveError(f"time cannot run out: P{move['seat'] + 1}'s choice has no timer", "illegal")
 
-    def apply_legal(self, state: dict, move: dict, in_place: bool = False, list_ahead: bool = True) -> dict:
+    def apply_legal(self, state: dict, move: dict, in_place: bool = False, quiet: bool = False,
+                    scored_only: bool = False) -> dict:
         """`apply` for a move taken straight from `legal_moves(state)`: no legality check.
 
         For bots and simulations, which enumerate the moves themselves; a move from anywhere
         else must go through `apply`. With `in_place` the given state is advanced (no copy).
-        Without `list_ahead` the next choice is only checked to have a move, not listed in
-        full for the `legal_moves` that usually follows: for a state that is scored, never played on.
+        With `quiet` the move's `say` messages are not written (nor their work counted): for
+        a state no one is shown, such as a bot's playout. With `scored_only` (quiet too) the
+        state is one a bot scores and never plays on: the `choose` it reaches is not looked
+        at, neither listed for the `legal_moves` that usually follows nor checked to have a
+        move. A choice there with no legal move, a mistake of the rules that stops a game with
+        E503, is found when a game gets there, not while a bot weighs the move. (A secret
+        choice's seats are still checked: a bot plays their moves.)
         """
         new = state if in_place else self._machine.clone(state)
         new["said"] = []
         new.pop("told", None)
         machine = self._machine
-        ahead, machine.list_ahead = machine.list_ahead, list_ahead
+        before = machine.played_on, machine.says
+        machine.played_on, machine.says = not scored_only, not (quiet or scored_only)
         try:
             machine.submit(new, move)
         finally:
-            machine.list_ahead = ahead
+            machine.played_on, machine.says = before
         return new
 
     def has_typed_moves(self, state: dict, seat: int) -> bool:

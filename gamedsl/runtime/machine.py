@@ -55,10 +55,12 @@ class Machine:
         self._positions: dict = {}  # id(an alternative) -> (it, its component parameters' places)
         self._table_positions: dict = {}  # id(a choice's alternatives) -> (them, their places)
         self._facts: dict = {}  # a choice statement's index -> what _choice_facts keeps of it
-        # Whether a `choose` lists all its moves when reached (kept for the listing that
-        # nearly always follows), or only makes sure there is one: a search that scores the
-        # state after each move and never lists there turns it off while it searches.
-        self.list_ahead = True
+        # Whether the state the run leaves is played on (the usual case: a `choose` reached
+        # lists its moves, kept for the listing that nearly always follows) or only scored by
+        # a bot (no choice looked at); and whether `say` writes its messages (not in a state
+        # no one is shown: a bot's playout, a state it scores).
+        self.played_on = True
+        self.says = True
         self._last_catalogue = None
         self._statement_ctx = None
         self.run_work = 0    # values gone through by the current run()'s statements (WORK_PER_STEP a step)
@@ -454,6 +456,8 @@ class Machine:
         state["flow"]["next"] = p
 
     def _do_say(self, state, ctx, s):
+        if not self.says:
+            return
         value = s.message(ctx)
         if isinstance(value, list):
             sized(value, s.span)  # measured before it is written out
@@ -711,7 +715,9 @@ class Machine:
                 raise RuleError("E504", f"a timer needs a number of seconds above 0, not {plain(seconds)}",
                                 s.span)
             state["pending"]["timer"] = seconds
-        if not self.list_ahead or self._choice_facts(s.sid)[0]:
+        if not self.played_on:
+            return
+        if self._choice_facts(s.sid)[0]:
             # a typed move's suggestions may be a bot's whole search: the first one will do
             listed = self.moves_for(state, player, first_only=True)
         else:

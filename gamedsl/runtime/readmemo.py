@@ -15,7 +15,7 @@ recorder does not follow (any error while recording) is evaluated as always, and
 
 from __future__ import annotations
 
-from typing import Dict, Optional
+from typing import Callable, Dict, Optional, Tuple
 
 # the parts of a state read through a second level: name -> a list by seat or component
 _BY_INDEX = ("pvars", "cstate")
@@ -114,11 +114,34 @@ class _State(_Whole):
         return self.log.note((k,), real)
 
 
-def _read(state: dict, path: tuple):
-    v = state
-    for k in path:
-        v = v[k]
-    return v
+# readers by the parts they read, shared by every memo: a search makes a memo per decision,
+# and the parts its scores read recur from one decision to the next
+_READERS: Dict[tuple, Callable] = {}
+_MOST_READERS = 4096
+
+
+def reader(paths: tuple) -> Callable:
+    """A function giving the tuple of the values at `paths` in a state (KeyError, IndexError
+    or TypeError where the state has no such part): one subscript per step of a path, the
+    names kept as values, not as code."""
+    fn = _READERS.get(paths)
+    if fn is not None:
+        return fn
+    names: list = []
+    reads = []
+    for path in paths:
+        expr = "s"
+        for k in path:
+            expr += f"[K[{len(names)}]]"
+            names.append(k)
+        reads.append(expr + ",")
+    namespace = {"K": tuple(names)}
+    source = f"def read(s, K=K):\n    return ({' '.join(reads)})\n"
+    exec(compile(source, "<gamedsl reader>", "exec"), namespace)  # noqa: S102 - subscripts only
+    if len(_READERS) >= _MOST_READERS:
+        _READERS.clear()
+    fn = _READERS[paths] = namespace["read"]
+    return fn
 
 
 class ScoreMemo:
@@ -128,8 +151,9 @@ class ScoreMemo:
 
     def __init__(self, per_player):
         self.per_player = frozenset(per_player)
-        # seat -> the parts read (one tuple of paths per way the evaluation went) -> their values -> score
-        self.kept: Dict[int, Dict[tuple, Dict[tuple, object]]] = {}
+        # seat -> the parts read (one tuple of paths per way the evaluation went) -> (their
+        # reader, their values -> score)
+        self.kept: Dict[int, Dict[tuple, Tuple[Callable, Dict[tuple, object]]]] = {}
         self.hits = self.misses = 0
         self.held = False
 
@@ -141,9 +165,9 @@ class ScoreMemo:
 
     def get(self, state: dict, seat: int):
         """The kept score of `seat` in `state`, or None."""
-        for paths, by_values in self.kept.get(seat, {}).items():
+        for read, by_values in self.kept.get(seat, {}).values():
             try:
-                values = [_read(state, p) for p in paths]
+                values = read(state)
             except (KeyError, IndexError, TypeError):
                 continue
             # (most parts read are numbers, texts and lists of components: a list as a tuple
@@ -178,7 +202,10 @@ class ScoreMemo:
         if value is None:
             return value
         paths = tuple(log.reads)
-        self.kept.setdefault(seat, {}).setdefault(paths, {})[tuple(log.reads.values())] = value
+        kept = self.kept.setdefault(seat, {})
+        if paths not in kept:
+            kept[paths] = (reader(paths), {})
+        kept[paths][1][tuple(log.reads.values())] = value
         return value
 
 

@@ -77,6 +77,19 @@ def determinize(machine, state: dict, seat: int, rng: random.Random, tries: int 
     return sample
 
 
+class _SortKeys(dict):
+    """component -> where it goes in a sorted zone, worked out the first time it is asked
+    (a sample deals the same components again and again)."""
+
+    def __init__(self, zone, attrs):
+        super().__init__()
+        self.zone, self.attrs = zone, attrs
+
+    def __missing__(self, c):
+        key = self[c] = self.zone.sort_value(self.attrs[c])
+        return key
+
+
 class _Deal:
     """The places of a sample the seat cannot look into, and the unseen components dealt into
     them: each place's open slots in a fixed order (a component the seat was shown keeps its
@@ -114,6 +127,7 @@ class _Deal:
                 unseen.setdefault(kind_of[c], []).append(c)
         self.pools = {kind: sorted(ids) for kind, ids in unseen.items()}
         self.spare: Dict[str, List[int]] = {}  # kind -> the unseen components in no zone
+        self.sort_keys: Dict[str, _SortKeys] = {}  # a sorted zone's name -> its components' places
 
     def deal_all(self, rng: random.Random) -> None:
         """Every unseen component dealt at random: each kind's in one random order, into the
@@ -148,8 +162,10 @@ class _Deal:
             z[:] = comps
         zone = self.machine.p.zones[name]
         if zone.sorted_by is not None:
-            attrs = self.cat.attrs
-            z.sort(key=lambda c: zone.sort_value(attrs[c]))
+            keys = self.sort_keys.get(name)
+            if keys is None:
+                keys = self.sort_keys[name] = _SortKeys(zone, self.cat.attrs)
+            z.sort(key=keys.__getitem__)
         for c in z:
             where[c] = [name, owner, None]
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from gamedsl.bots.registry import make_bot
+from gamedsl.errors import RuleError
 from gamedsl.pipeline import load
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,3 +74,68 @@ def test_a_held_memo_keeps_scores_for_the_states_after_them():
     for w in worlds:
         game.heuristics(w, unheld)
     assert unheld.hits - first < 30
+
+
+def test_seeded_greedy_picks_as_it_always_has():
+    # Written down from the greedy that checked each state it scored for a move at its choice.
+    game = load(str(ROOT / "games" / "trade_tycoon.game"))
+    bots = [make_bot("greedy", game, s, 4) for s in range(3)]
+    state = game.new_game(3, 4)
+    out = []
+    while len(out) < 12:
+        move = bots[game.waiting_for(state)[0]].choose(state)
+        out.append(game.move_text(state, move))
+        state = game.apply(state, move)
+    assert out == ["style 3 japan", "style 13 rome", "style 2 japan", "relay 14 china for 1 rome to P1 order number",
+                   "return 1 japan", "give 4 japan to P2 order suit", "return 9 japan",
+                   "relay 2 rome for 14 china to P1 order number", "return 12 china",
+                   "give 14 rome to P1 order suit", "return 9 rome", "relay 12 rome for 6 japan to P2 order number"]
+
+
+STUCK = """game "Stuck"
+players 2
+var total: int = 0
+
+turn:
+  choose by current:
+    step "step":
+      total += 1
+      say "the count is " + text(total)
+      say "you stepped" to current
+    leap "leap":
+      total += 10
+  choose by current:
+    count(n in [1, 2]) "count {n}" if total + n < 10:
+      total += n
+  if total >= 6:
+    end game winner current
+
+score of p: total
+"""
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreter"])
+def test_a_state_only_scored_is_the_state_played_on_without_its_messages_or_a_look_ahead(tmp_path, backend):
+    path = tmp_path / "stuck.game"
+    path.write_text(STUCK)
+    game = load(str(path), backend=backend)
+    state = game.new_game(2, 1)
+    step, leap = game.legal_moves(state)
+    played = game.apply_legal(state, step)
+    quiet = game.apply_legal(state, step, quiet=True)
+    scored = game.apply_legal(state, step, scored_only=True)
+    assert played["said"] == ["the count is 1"] and played["told"] == [[0, 1, "you stepped"]]
+    for silent in (quiet, scored):
+        assert silent["said"] == [] and "told" not in silent
+        assert {k: v for k, v in silent.items() if k not in ("said", "told")} == \
+            {k: v for k, v in played.items() if k not in ("said", "told")}
+    assert game.legal_moves(quiet) == game.legal_moves(played)
+    # a move into a choice with no legal move: the mistake shows where a game goes on
+    scored = game.apply_legal(state, leap, scored_only=True)
+    assert scored["vars"]["total"] == 10 and scored["pending"]["players"] == [0]
+    assert game.legal_moves(scored) == []
+    with pytest.raises(RuleError) as err:
+        game.apply_legal(state, leap)
+    assert err.value.code == "E503"
+    with pytest.raises(RuleError):
+        game.apply(state, leap)
