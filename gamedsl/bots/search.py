@@ -190,13 +190,26 @@ def _key(move: dict):
 
 
 def _keys(moves: List[dict]) -> list:
-    """`_key` of each move, in one pass where every argument is hashable (the usual case)."""
-    keys = [(m["alt"], *m["args"]) for m in moves]
+    """`_key` of each move."""
+    return _hashable_keys([(m["alt"], *m["args"]) for m in moves])
+
+
+def _hashable_keys(keys: list) -> list:
+    """Moves' (alternative, *arguments) as `_key` has them: as they are where every argument
+    is hashable (the usual case, checked in one pass), else written out where one is not."""
     try:
         hash(tuple(keys))
     except TypeError:
-        return [_key(m) for m in moves]
+        return [k if _hashable(k) else k[0] + repr(list(k[1:])) for k in keys]
     return keys
+
+
+def _hashable(key: tuple) -> bool:
+    try:
+        hash(key)
+    except TypeError:
+        return False
+    return True
 
 
 def new_node() -> dict:
@@ -321,15 +334,16 @@ class MctsBot:
         order = sorted(range(len(moves)), key=lambda i: margins[i], reverse=True)
         return {_key(moves[i]) for i in order[:k]}
 
-    def _node_shortlist(self, node: dict, world: dict, seat: int, legal: List[dict], keys: List[str]):
+    def _node_shortlist(self, node: dict, world: dict, seat: int, legal, keys: list):
         """With `below`: of a seat's moves at a node below the root, the `below` best by a
         one-ply look, rated in the first world that reaches the node and kept for the worlds
         after it as far as they allow those moves (rated again where they allow none)."""
+        moves = legal if type(legal) is list else legal.moves()
         best = node.setdefault("top", {}).get(seat)
         if best is None or not any(k in best for k in keys):
-            best = node["top"][seat] = self._best_keys(world, seat, legal, self.below)
+            best = node["top"][seat] = self._best_keys(world, seat, moves, self.below)
         kept = [i for i, k in enumerate(keys) if k in best]
-        return [legal[i] for i in kept], [keys[i] for i in kept]
+        return [moves[i] for i in kept], [keys[i] for i in kept]
 
     def _world(self, state: dict):
         """A determinization of the root to play this iteration in (its own copy), and the
@@ -356,49 +370,49 @@ class MctsBot:
             return self._own
         listed = cache.get(seat)
         if listed is None:
-            legal = self.game.legal_moves(world, seat)
-            listed = cache[seat] = (legal, _keys(legal))
+            table = self.game.move_table(world, seat)
+            listed = cache[seat] = (table, _hashable_keys(table.keys()))
         return listed
 
     def node_moves(self, node: dict, world: dict, seat: int):
-        """A seat's legal moves at a node below the root, their keys, and whether they are
-        shared (to be copied before they are played). A choice whose moves come from a typed
+        """A seat's legal moves at a node below the root (a table: `Game.move_table`) and
+        their keys. A choice whose moves come from a typed
         alternative's `suggest` search (a word game's every placement) is listed once for all
         the worlds that look the same to the seat there — the same view and the same rules
         under way — since what a seat may choose follows from what it sees."""
         game = self.game
         if not game.has_typed_moves(world, seat):
-            legal = game.legal_moves(world, seat)
-            return legal, _keys(legal), False
+            table = game.move_table(world, seat)
+            return table, _hashable_keys(table.keys())
         # (written out by repr: marshal's bytes depend on which values the state shares, and
         # a copy shares them differently from the state it was made from)
         seen = repr((self.game.view(world, seat), world["stack"], world["pending"]))
         listed = node.setdefault("ls", {}).setdefault(seat, {})
         hit = listed.get(seen)
         if hit is None:
-            legal = game.legal_moves(world, seat)
-            hit = listed[seen] = (legal, _keys(legal))
-        return hit[0], hit[1], True
+            table = game.move_table(world, seat)
+            hit = listed[seen] = (table, _hashable_keys(table.keys()))
+        return hit
 
-    def _select(self, stats: dict, moves: List[dict], keys: List[str]):
-        """The move UCB picks (a fresh one first, at random) and its key."""
+    def _select(self, stats: dict, keys: list) -> int:
+        """Which of the moves with these keys UCB picks (a fresh one first, at random)."""
         fresh = []
         best, best_value = None, -1.0
         log, sqrt, c, get = math.log, math.sqrt, self.c, stats.get
-        for m, k in zip(moves, keys):
+        for i, k in enumerate(keys):
             e = get(k)
             if e is None:
                 stats[k] = [0, 0.0, 1]
-                fresh.append((m, k))
+                fresh.append(i)
                 continue
             e[2] = available = e[2] + 1
             visits = e[0]
             if visits == 0:
-                fresh.append((m, k))
+                fresh.append(i)
             elif not fresh:
                 value = e[1] / visits + c * sqrt(log(available) / visits)
                 if value > best_value:
-                    best, best_value = (m, k), value
+                    best, best_value = i, value
         if fresh:
             return self.rng.choice(fresh)
         return best
@@ -433,17 +447,22 @@ class MctsBot:
                     break
                 picks = []
                 for s in waiting:
+                    # (the moves: a list shared by the iterations, or a table, whose moves
+                    # are handed out as copies)
                     if node is root:
-                        legal, keys, shared = *self._root_moves(world, s, root_moves), True
+                        legal, keys = self._root_moves(world, s, root_moves)
                     else:
-                        legal, keys, shared = self.node_moves(node, world, s)
-                        if self.below and len(legal) > self.below:
+                        legal, keys = self.node_moves(node, world, s)
+                        if self.below and len(keys) > self.below:
                             legal, keys = self._node_shortlist(node, world, s, legal, keys)
                     if node is root and s == self.seat and self._untried is not None:
                         move, key = self._select_own(node["st"][s])
+                        move = clone(move)
                     else:
-                        move, key = self._select(node["st"].setdefault(s, {}), legal, keys)
-                    picks.append((s, clone(move) if shared else move, key))
+                        i = self._select(node["st"].setdefault(s, {}), keys)
+                        key = keys[i]
+                        move = clone(legal[i]) if type(legal) is list else legal.at(i)
+                    picks.append((s, move, key))
                 joint = picks[0][2] if len(picks) == 1 else tuple(key for _, _, key in picks)
                 child = node["ch"].get(joint)
                 # (a state judged where it stands, with no playout, is never played on:

@@ -185,6 +185,13 @@ class Game:
             out.extend(self._machine.moves_for(state, s, suggestions=suggestions))
         return out
 
+    def move_table(self, state: dict, seat: int):
+        """The legal moves of `seat` as a table, for a bot that picks one of many without a
+        dict for each: `count`; `at(i)`, `legal_moves(state, seat)[i]` (a fresh dict);
+        `moves()`, all of them (a fresh list); `keys()`, each move's (alternative,
+        *arguments) in the same order."""
+        return self._machine.move_table(state, seat)
+
     def move_count(self, state: dict, seat: int) -> int:
         """How many legal moves `seat` has: `len(legal_moves(state, seat))`, mostly without
         a move dict for each."""

@@ -32,6 +32,9 @@ class Listed:
     def moves(self) -> List[dict]:
         return self.listed
 
+    def keys(self) -> list:
+        return [(m["alt"], *m["args"]) for m in self.listed]
+
 
 class Table:
     """blocks: (alternative's name, its parameters' lists, None) for a product of lists,
@@ -77,6 +80,20 @@ class Table:
                 out += [{"seat": seat, "alt": name, "args": [v]} for v in domains[0]]
             else:
                 out += [{"seat": seat, "alt": name, "args": [*args]} for args in product(*domains)]
+        return out
+
+
+    def keys(self) -> list:
+        """(alternative, *arguments) of each move, in order, without the moves: a move's
+        values as they are (a list stays a list: such a key is not hashable)."""
+        out: list = []
+        for name, domains, listed in self.blocks:
+            if domains is None:
+                out += [(m["alt"], *m["args"]) for m in listed]
+            elif len(domains) == 1:
+                out += [(name, v) for v in domains[0]]
+            else:
+                out += [(name, *args) for args in product(*domains)]
         return out
 
 

@@ -1,4 +1,4 @@
-"""A choice's moves as a table (move_count, move_at, random_move) and the fast clone of the
+"""A choice's moves as a table (move_table, move_count, move_at, random_move) and the fast clone of the
 compiling back end, against the listing and marshal's copy: in every rule file of the project,
 on the states of a random game, in both back ends."""
 
@@ -28,6 +28,9 @@ def check_state(game, state: dict, rng_seed: int) -> None:
     for seat in game.waiting_for(state):
         legal = game.legal_moves(state, seat)
         assert game.move_count(state, seat) == len(legal)
+        table = game.move_table(state, seat)
+        assert table.count == len(legal) and table.moves() == legal
+        assert table.keys() == [(m["alt"], *m["args"]) for m in legal]
         for i in sorted({0, len(legal) // 2, len(legal) - 1} if legal else ()):
             assert game.move_at(state, seat, i) == legal[i]
         if legal:
