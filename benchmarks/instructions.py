@@ -39,6 +39,7 @@ WORKLOADS = [
     ("Wordomino, 1 game", "checked", "games/wordomino.game", 2, 1),
     ("greedy, Trade Tycoon, 10 decisions", "greedy", "games/trade_tycoon.game", 10, 0),
     ("mcts, Trade Tycoon, 20 decisions", "mcts", "games/trade_tycoon.game", 20, 0),
+    ("mcts with playouts, Trade Tycoon, 6 decisions", "playouts", "games/trade_tycoon.game", 6, 0),
 ]
 
 
@@ -70,17 +71,18 @@ def run_workload(mode: str, path: str, n: int) -> int:
             except tree_walk.Enough:
                 pass
         moves = sum(counts.values())
-    elif mode in ("greedy", "mcts"):
+    elif mode in ("greedy", "mcts", "playouts"):
         decided = 0
         for seed in range(200):
             if decided >= n:
                 break
-            specs = ["greedy"] + ["random"] * (players - 1) if mode == "greedy" else ["mcts:iters=100:depth=0"] * players
+            specs = (["greedy"] + ["random"] * (players - 1) if mode == "greedy" else
+                     ["mcts:iters=100:depth=0"] * players if mode == "mcts" else ["mcts:iters=20"] * players)
             bots = [make_bot(spec, game, s, seed) for s, spec in enumerate(specs)]
             state = game.new_game(players, seed)
             while not game.is_over(state) and decided < n:
                 seat = game.waiting_for(state)[0]
-                decided += mode == "mcts" or seat == 0
+                decided += mode != "greedy" or seat == 0
                 state = game.apply(state, bots[seat].choose(state))
                 moves += 1
     else:

@@ -96,7 +96,8 @@ def plain_continuations(board, player):
 def test_instruction_workloads_run_and_repeat_themselves():
     # (what each run under callgrind does; a count is only worth comparing if the same
     # workload makes the same moves every time)
-    for mode, n in (("inplace", "2"), ("checked", "2"), ("tree", "20"), ("greedy", "2"), ("mcts", "2")):
+    for mode, n in (("inplace", "2"), ("checked", "2"), ("tree", "20"), ("greedy", "2"), ("mcts", "2"),
+                    ("playouts", "2")):
         args = ("benchmarks/instructions.py", "--run", mode, "examples/tictactoe.game", n)
         first = run_script(*args)
         moves = int(first.split(": ")[1].split()[0])
