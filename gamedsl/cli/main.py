@@ -134,7 +134,7 @@ def cmd_serve(args) -> int:
     game.resolve_options(options)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     table = Table(game, seats, seed, options, args.max_turns or DEFAULT_MAX_TURNS,
-                  timers=not args.no_timer, hot_seat=args.hot_seat, game_path=args.file)
+                  timers=not args.no_timer, hot_seat=args.hot_seat, game_path=args.file, hints=args.hints)
     try:
         serve(table, args.host, args.port)
     except OSError as err:
@@ -308,6 +308,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="one page for every human seat at one device, hiding each hand until the "
                         "next player takes the device")
     p.add_argument("--no-timer", action="store_true", help="no clock on timed choices")
+    p.add_argument("--hints", action="store_true",
+                   help="let humans ask for the typed moves the rules suggest to bots (a word game's "
+                        "words); off by default")
     add_max_steps(p)
     p.set_defaults(func=cmd_serve)
 

@@ -54,7 +54,7 @@ class Table:
 
     def __init__(self, game, seats: List[str], seed: int, options: Optional[dict] = None,
                  max_turns: int = 5000, timers: bool = True, hot_seat: bool = False,
-                 game_path: Optional[str] = None, clock=time.monotonic):
+                 game_path: Optional[str] = None, clock=time.monotonic, hints: bool = False):
         self.game, self.seats, self.seed = game, list(seats), seed
         self.max_turns, self.timers, self.hot_seat, self.clock = max_turns, timers, hot_seat, clock
         self.state = game.new_game(len(seats), seed, options, max_turns)
@@ -74,6 +74,10 @@ class Table:
         self.ready: Optional[int] = None       # hot seat: the seat whose view the device shows
         self.present: set = set()              # the seats whose page has opened: their clocks may run
         self.error: Optional[str] = None       # a bot or the rules failed: the game stopped
+        # With `hints`, a human may ask for the typed moves the rules suggest to bots (a word
+        # game's words), as `play --hints` allows: (version, seat, those moves) once asked.
+        self.hints = hints
+        self.offered: Optional[tuple] = None
         self._start_clocks()
 
     # ------------------------------------------------------------ who is who
@@ -147,12 +151,15 @@ class Table:
                 moves.append({"alt": m["alt"], "text": m["text"]})
             typed = game.typed_hints(state, seat)
             helps = game.typed_help(state, seat)
+        offered = self._offered(seat)
         left = None
         if mine and seat in self.deadlines:
             left = max(0.0, self.deadlines[seat] - self.clock())
         return {"type": "state", "version": self.version, "seat": seat,
                 "view": _plain(game.view(state, seat)), "your_turn": mine, "moves": moves,
                 "typed": typed, "help": helps, "seconds_left": left,
+                "hints": bool(mine and typed and self.hints),
+                "suggested": None if offered is None else [game.move_text(state, m) for m in offered],
                 "waiting_for": self.game.waiting_for(state) if not self.over() else [],
                 "log": self.entries[seat], "over": self.over(), "result": self.result(),
                 "error": self.error, "log_ready": self.over()}
@@ -176,7 +183,7 @@ class Table:
         kind = data.get("type")
         if kind == "ready":
             return self._ready(token_seat, data.get("seat"))
-        if kind not in ("move", "typed"):
+        if kind not in ("move", "typed", "hint", "suggested"):
             raise Refused(f"unknown message type {str(kind)[:40]!r}")
         seat = self._acting_seat(token_seat, data.get("seat"))
         if self.over():
@@ -186,7 +193,22 @@ class Table:
             raise Refused("the table has changed since this page was drawn; choose again")
         if seat not in self.waiting_humans():
             raise Refused(f"it is not P{seat + 1}'s turn")
-        if kind == "move":
+        if kind == "hint":
+            if not self.hints:
+                raise Refused("hints are off: find your own move (serve --hints turns them on)")
+            if not self.game.typed_hints(self.state, seat):
+                raise Refused("this choice has nothing to type, so nothing to suggest")
+            if self._offered(seat) is None:
+                offered = [m for m in self.game.legal_moves(self.state, seat) if self.game.is_suggestion(self.state, m)]
+                self.offered = (self.version, seat, offered)
+            return
+        if kind == "suggested":
+            choice = data.get("choice")
+            offered = self._offered(seat) or []
+            if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < len(offered):
+                raise Refused("there is no such suggested move (ask for a hint first)")
+            move = offered[choice]
+        elif kind == "move":
             choice = data.get("choice")
             moves = self.game.legal_moves(self.state, seat, suggestions=False)
             if not isinstance(choice, int) or isinstance(choice, bool) or not 0 <= choice < len(moves):
@@ -203,6 +225,12 @@ class Table:
             except MoveError as err:
                 raise Refused(err.message) from None
         self.apply(move)
+
+    def _offered(self, seat: int) -> Optional[List[dict]]:
+        """The moves the rules suggest that `seat` asked for at this version, or None."""
+        if self.offered is not None and self.offered[:2] == (self.version, seat):
+            return self.offered[2]
+        return None
 
     def _acting_seat(self, token_seat, asked) -> int:
         if token_seat is not None:

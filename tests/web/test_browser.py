@@ -207,3 +207,21 @@ def test_a_player_out_of_the_round_is_marked(browser, serve_table):
         assert s.page.locator(".player:not(.out)").count() == 3 - len(state["flow"]["out"])
     finally:
         s.close()
+
+
+def test_a_hint_shows_the_suggested_moves_as_buttons(browser, serve_table):
+    served = serve_table("tests/sim/games/say_a_rank.game", ["human", "random"], seed=1, hints=True)
+    table = served.table
+    hand = sorted({table.game.catalogue(table.state).attrs[c]["rank"] for c in table.state["zones"]["hand"][0]})
+    s = Seat(browser, served.urls()["P1"])
+    try:
+        s.status(version=0, your_turn="yes")
+        assert s.page.locator("#suggested").count() == 0  # nothing shown before asking
+        s.page.click("#ask-hint")
+        s.page.wait_for_selector("#suggested button.move")
+        assert s.page.locator("#suggested button.move").all_inner_texts() == [f"say {r}" for r in hand]
+        s.page.click(f'#suggested button.move:text-is("say {hand[0]}")')
+        s.page.wait_for_function("Number(document.querySelector('#status').dataset.version) > 0")
+        assert table.moves[0][1] == f"say {hand[0]}"
+    finally:
+        s.close()

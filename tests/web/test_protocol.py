@@ -313,3 +313,42 @@ def test_the_end_screen_gets_the_shared_and_the_team_result():
     r = teams.result()
     assert r["teams"] == [[0, 2], [1, 3]] and len(r["team_scores"]) == 2 and "cooperative" not in r
     assert set(r["winners"]) in ({0, 2}, {1, 3}, {0, 1, 2, 3})
+
+
+SAY = "tests/sim/games/say_a_rank.game"
+
+
+def test_hints_are_off_unless_the_table_turns_them_on():
+    # (the ranks a seat may type are its hand's: a hint would show them as moves)
+    t = table(SAY)
+    with TestClient(create_app(t)) as client:
+        tokens = {seat: tok for tok, seat in t.tokens.items()}
+        with client.websocket_connect(f"/ws/{tokens[0]}") as p1:
+            _, first = greeted(p1)
+            assert first["typed"] and not first["hints"] and first["suggested"] is None
+            p1.send_text(json.dumps({"type": "hint", "version": 0}))
+            assert "hints are off" in refusal(p1)
+            p1.send_text(json.dumps({"type": "suggested", "version": 0, "choice": 0}))
+            assert "no such suggested move" in refusal(p1)
+
+
+def test_a_seat_that_asks_for_a_hint_sees_the_suggested_moves_and_may_play_one():
+    t = table(SAY, hints=True)
+    hand = sorted({t.game.catalogue(t.state).attrs[c]["rank"] for c in t.state["zones"]["hand"][0]})
+    with TestClient(create_app(t)) as client:
+        tokens = {seat: tok for tok, seat in t.tokens.items()}
+        with client.websocket_connect(f"/ws/{tokens[0]}") as p1, \
+                client.websocket_connect(f"/ws/{tokens[1]}") as p2:
+            _, first = greeted(p1)
+            _, theirs = greeted(p2)
+            assert first["hints"] and first["suggested"] is None and not first["moves"]
+            assert not theirs["hints"]  # (not P2's turn)
+            p1.send_text(json.dumps({"type": "hint", "version": 0}))
+            hinted = p1.receive_json()
+            assert hinted["version"] == 0 and hinted["suggested"] == [f"say {r}" for r in hand]
+            assert p2.receive_json()["suggested"] is None  # what P1 may type is P1's
+            p1.send_text(json.dumps({"type": "suggested", "version": 0, "choice": len(hand) - 1}))
+            after = p1.receive_json()
+            assert after["version"] == 1 and after["suggested"] is None
+            assert after["log"][0]["text"] == f"say {hand[-1]}"
+            assert t.state["pvars"]["points"][0] == hand[-1]

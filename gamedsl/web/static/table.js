@@ -248,6 +248,18 @@ function drawTurn(msg) {
     if (input.value.trim()) send({type: "typed", version: last.version, text: input.value});
   });
   root.append(form);
+  if (msg.hints && msg.suggested === null) {
+    root.append(el("button", {id: "ask-hint", type: "button",
+                              onclick: () => send({type: "hint", version: last.version})},
+                   "Hint: the moves the rules suggest"));
+  } else if (msg.suggested !== null && msg.suggested !== undefined) {
+    const box = el("div", {class: "alt", id: "suggested"}, el("h3", {}, "suggested"));
+    if (!msg.suggested.length) box.append(el("p", {class: "help"}, "the rules suggest nothing more"));
+    msg.suggested.forEach((text, i) => box.append(
+      el("button", {class: "move", type: "button", "data-choice": String(i),
+                    onclick: () => send({type: "suggested", version: last.version, choice: i})}, text)));
+    root.append(box);
+  }
   for (const h of msg.typed) root.append(el("p", {class: "hint"}, "type: " + h));
   for (const h of msg.help) for (const line of h.split("\n")) root.append(el("p", {class: "help"}, line));
 }
