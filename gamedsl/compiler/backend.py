@@ -47,6 +47,7 @@ _PROLOGUE = [
     "    WPS = m.work_per_step",
     "    procs = m.p.procs",
     "    runaway = m.runaway",
+    "    spent = m.budget_spent",
     "    H = m.handlers",
     "    write = m.p.write",
     "    sized, bounded, is_number, RuleError, plain = m.helpers",
@@ -239,34 +240,52 @@ def _blk(bid: int, k: int) -> str:
     return f"{{'k': 'blk', 'b': {bid}, 'i': {k}}}"
 
 
-def _in_place(bid: int, consts: List[str], program, lazy: List[str]) -> List[str]:
+def _in_place(bid: int, consts: List[str], program, lazy: List[str], loop: Optional[int] = None) -> List[str]:
     """Block `bid` written out where it is entered: each statement counted as the run loop
     counts it, `cur` the one under way (for the line of a diagnostic that has none, as the
     run loop gives it from the frames). `lazy`: the frames the interpreter would have above
     the running function's own, outermost first (a procedure's activation, a branch's
     block): pushed only if a choice is reached, with this block's, before it is asked, so
-    the state waiting for the player is the interpreter's."""
+    the state waiting for the player is the interpreter's. `loop`: the innermost loop run in
+    place around it (see _budget)."""
     lines = []
     for k, st in enumerate(program.blocks[bid]):
         sid = st.sid
         consts.append(f"s{sid} = S[{sid}]")
-        body = _stmt(st, consts, program, inside=True, lazy=lazy + [_blk(bid, k + 1)])
+        body = _stmt(st, consts, program, inside=True, lazy=lazy + [_blk(bid, k + 1)], loop=loop)
         if body[:1] == [_RESET]:
             body = body[1:]
-        lines += [f"cur = s{sid}", "steps += 1",
-                  f"if steps + m.run_work // WPS > MAX: runaway(state, s{sid})", _ACCOUNT] + body
+        lines += [f"cur = s{sid}", "steps += 1", _budget(sid, loop), _ACCOUNT] + body
     return lines
 
 
+def _budget(sid: int, loop: Optional[int]) -> str:
+    """The step budget's check before statement `sid`: spent, it blames the innermost loop
+    (Machine.runaway, which finds it among the frames), or `loop`, the innermost loop run in
+    place, which has no frame (its body never stops the run, so no one sees the frame the
+    interpreter has while it runs)."""
+    if loop is None:
+        return f"if steps + m.run_work // WPS > MAX: runaway(state, s{sid})"
+    return f"if steps + m.run_work // WPS > MAX: spent(s{loop})"
+
+
 def _entered(bid: int, owner: str, consts: List[str], program, observed: bool, inside: bool,
-             lazy: List[str], loop: bool = False) -> List[str]:
-    """A nested block (a branch, a loop's body) entered: in place if it can be (see
-    _in_place_ok; a loop's body only if straight; not while an observer is told of every
-    statement), else as _enter does."""
-    if observed or not (_straight(program, bid) if loop else _in_place_ok(program, bid)):
+             lazy: List[str], culprit: Optional[int] = None) -> List[str]:
+    """A nested block (a branch) entered: in place if it can be (see _in_place_ok; not while
+    an observer is told of every statement), else as _enter does. `culprit`: the innermost
+    loop run in place around it (see _budget)."""
+    if observed or not _in_place_ok(program, bid):
         return _enter(bid, owner)
-    lines = _in_place(bid, consts, program, lazy)
+    lines = _in_place(bid, consts, program, lazy, culprit)
     return lines if inside else _spanned(lines)
+
+
+def _looped(head: List[str], body: List[str], inside: bool) -> List[str]:
+    """A loop whose body runs in place: `head` (its first line the loop's, then each turn's
+    own work), `body` each turn. The interpreter's frame of the loop is never made: the body
+    never stops the run, so no one sees it while the loop runs; the step budget blames the
+    loop itself (_budget)."""
+    return head + ["    " + line for line in (body if inside else _spanned(body))]
 
 
 def _spanned(lines: List[str]) -> List[str]:
@@ -568,9 +587,9 @@ def _store(st, slot: str) -> List[str]:
 
 
 def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool = False,
-          lazy: Optional[List[str]] = None) -> List[str]:
+          lazy: Optional[List[str]] = None, loop: Optional[int] = None) -> List[str]:
     """The code of statement `st` (`inside`: in a block run in place, `lazy` the frames it
-    would have: see _in_place)."""
+    would have, `loop` the innermost loop run in place around it: see _in_place)."""
     sid = st.sid
     cls = type(st)
     lazy = lazy if inside else []
@@ -629,8 +648,14 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
             lines += ["else:"] + ["    " + line for line in _enter(st.orelse, "frame")]
         return lines
 
-    def enter(block: int, owner: str, loop: bool = False) -> List[str]:
+    def enter(block: int, owner: str) -> List[str]:
         return _entered(block, owner, consts, program, observed, inside, lazy, loop)
+
+    def in_place_body(block: int) -> Optional[List[str]]:
+        """A loop's body run in place, each turn (see _looped), if it can be: straight."""
+        if observed or not _straight(program, block):
+            return None
+        return _in_place(block, consts, program, lazy, sid)
 
     if cls is P.IfStmt:  # (each condition's code before its test: one `else:` deeper a branch)
         lines, indent = [_RESET], ""
@@ -660,7 +685,7 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
         callee = program.procs[st.proc][1]
         if not observed and _in_place_ok(program, callee):
             # its body run in place, its locals the context's while it runs
-            body = _in_place(callee, consts, program, lazy + [f"{{'k': 'act', 'env': e{sid}}}"])
+            body = _in_place(callee, consts, program, lazy + [f"{{'k': 'act', 'env': e{sid}}}"], loop)
             return (lines + [f"e{sid} = e", f"pe{sid} = env", "env = ctx.env = e"]
                     + (body if inside else _spanned(body)) + [f"env = ctx.env = pe{sid}"])
         lines += ["act = {'k': 'act', 'env': e}", "stack.append(act)",
@@ -675,28 +700,34 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
         return lines
     if cls is P.ForStmt:
         consts += [f"v{sid} = s{sid}.items", f"n{sid} = s{sid}.var"]
+        lines = [_RESET, *_evaluated(st.items, f"v{sid}", "x", consts),
+                 "if not isinstance(x, list):",
+                 f"    raise RuleError('E504', f\"'for' needs a list, not {{plain(x)}}\", s{sid}.span)"]
+        body = in_place_body(st.body)
+        if body is not None:  # (the items copied, as the interpreter's frame copies them)
+            return lines + _looped([f"for it{sid} in list(x):", f"    env[n{sid}] = it{sid}"], body, inside)
         lf = f"lf{sid}"  # (each loop's own name: a body run in place may hold a loop)
-        return ([_RESET, *_evaluated(st.items, f"v{sid}", "x", consts),
-                "if not isinstance(x, list):",
-                f"    raise RuleError('E504', f\"'for' needs a list, not {{plain(x)}}\", s{sid}.span)",
-                f"{lf} = {{'k': 'for', 's': {sid}, 'b': {st.body}, 'var': n{sid}, 'items': list(x), 'n': 0}}",
-                f"stack.append({lf})",
-                f"while {lf}['n'] < len({lf}['items']):",
-                f"    env[{lf}['var']] = {lf}['items'][{lf}['n']]",
-                f"    {lf}['n'] += 1"]
-                + ["    " + line for line in enter(st.body, lf, loop=True)]
+        return (lines + [f"{lf} = {{'k': 'for', 's': {sid}, 'b': {st.body}, 'var': n{sid}, 'items': list(x), 'n': 0}}",
+                         f"stack.append({lf})",
+                         f"while {lf}['n'] < len({lf}['items']):",
+                         f"    env[{lf}['var']] = {lf}['items'][{lf}['n']]",
+                         f"    {lf}['n'] += 1"]
+                + ["    " + line for line in enter(st.body, lf)]
                 + ["stack.pop()"])
     if cls is P.WhileStmt:
         consts.append(f"v{sid} = s{sid}.cond")
+        body = in_place_body(st.body)
+        head = ["while True:",
+                "    steps += 1",
+                "    " + _budget(sid, sid if body is not None else None),
+                "    " + _ACCOUNT]
+        head += ["    " + line for line in _evaluated(st.cond, f"v{sid}", "_t", consts)]
+        head += ["    if not _t: break"]
+        if body is not None:
+            return _looped(head, body, inside)
         lf = f"lf{sid}"
-        return ([f"{lf} = {{'k': 'while', 's': {sid}}}", f"stack.append({lf})",
-                 "while True:",
-                 "    steps += 1",
-                 f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
-                 "    " + _ACCOUNT]
-                + ["    " + line for line in _evaluated(st.cond, f"v{sid}", "_t", consts)]
-                + ["    if not _t: break"]
-                + ["    " + line for line in enter(st.body, lf, loop=True)]
+        return ([f"{lf} = {{'k': 'while', 's': {sid}}}", f"stack.append({lf})"] + head
+                + ["    " + line for line in enter(st.body, lf)]
                 + ["stack.pop()"])
     if cls is P.RepeatStmt:
         if st.count is None:
@@ -707,6 +738,14 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
                      "if not is_number(x):",
                      f"    raise RuleError('E504', f\"'repeat' needs a number, not {{plain(x)}}\", s{sid}.span)",
                      "left = max(0, int(x))"]
+        body = in_place_body(st.body)
+        if body is not None:  # (the turns left in a local of this loop's own)
+            return lines + _looped([f"lt{sid} = left",
+                                    "while True:",
+                                    "    steps += 1",
+                                    "    " + _budget(sid, sid),
+                                    f"    if lt{sid} == 0: break",
+                                    f"    if lt{sid} > 0: lt{sid} -= 1"], body, inside)
         lf = f"lf{sid}"
         return (lines + [f"{lf} = {{'k': 'rep', 's': {sid}, 'left': left}}", f"stack.append({lf})",
                          "while True:",
@@ -714,7 +753,7 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
                          f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
                          f"    if {lf}['left'] == 0: break",
                          f"    if {lf}['left'] > 0: {lf}['left'] -= 1"]
-                + ["    " + line for line in enter(st.body, lf, loop=True)]
+                + ["    " + line for line in enter(st.body, lf)]
                 + ["stack.pop()"])
     return _handled(st, consts)
 

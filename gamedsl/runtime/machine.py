@@ -223,6 +223,10 @@ class Machine:
             if frame["k"] in _LOOPS:
                 culprit = self.stmts[frame["s"]]
                 break
+        self.budget_spent(culprit)
+
+    def budget_spent(self, culprit):
+        """The step budget is spent, in loop (or statement) `culprit`: E501 at its line."""
         raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a player "
                         f"(a statement is a step, and so are {WORK_PER_STEP} values gone through): "
                         "this loop never ends?", culprit.span,
