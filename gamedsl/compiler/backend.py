@@ -87,7 +87,7 @@ def _block(bid: int, block: tuple, consts: List[str], program, observed: bool = 
     if not block:
         lines += ["    stack.pop()", "    return steps"]
         return lines
-    lines += ["    i = frame['i']", "    env = ctx.env"]
+    lines += ["    i = frame['i']", "    env = ctx.env", "    rw = m.run_work"]
     for k, st in enumerate(block):
         sid = st.sid
         consts.append(f"s{sid} = S[{sid}]")
@@ -100,19 +100,31 @@ def _block(bid: int, block: tuple, consts: List[str], program, observed: bool = 
         lines.append(f"    if i <= {k}:")
         lines.append(f"        frame['i'] = {k + 1}")
         lines.append("        steps += 1")
-        lines.append(f"        if steps + m.run_work // WPS > MAX: runaway(state, s{sid})")
+        lines.append(f"        if steps + rw // WPS > MAX: runaway(state, s{sid})")
         if observed:
             lines.append(f"        told({sid})")
         lines.append("        " + _ACCOUNT)
         lines.extend("        " + line for line in body)
     lines += ["    stack.pop()", "    return steps"]
-    return lines
+    return [_run_work_kept(line) for line in lines]
+
+
+def _run_work_kept(line: str) -> str:
+    """`line` of a block's function, the run's work (`m.run_work`, which the step budget
+    bounds) kept in the function's local `rw` while it runs: given back to the machine
+    before the function returns or calls another block's, taken again after that call."""
+    if "steps = F[" in line:
+        code = line.lstrip()
+        return f"{line[:len(line) - len(code)]}m.run_work = rw; {code}; rw = m.run_work"
+    return line.replace("return steps", "m.run_work = rw; return steps")
 
 
 _RESET = "ctx.work = ctx.depth = 0"
 # before each statement, as the interpreter's run loop does when it asks for the statement's
-# context: the work the last one counted goes to the run's, which the step budget bounds
-_ACCOUNT = "m.run_work += ctx.work; ctx.work = ctx.depth = 0"
+# context: the work the last one counted goes to the run's (`rw`: see _run_work_kept), which
+# the step budget bounds. (The depth of def calls needs no reset: a call gives it back as
+# it returns or fails, so it is 0 again after every expression.)
+_ACCOUNT = "rw += ctx.work; ctx.work = 0"
 # after a statement handed to the runtime: back to the run loop if it pushed a frame, popped
 # this one, asked a player or ended the game (the interpreter's test after every statement)
 _STOPPED = ("if not stack or stack[-1] is not frame or state['pending'] is not None "
@@ -265,8 +277,8 @@ def _budget(sid: int, loop: Optional[int]) -> str:
     place, which has no frame (its body never stops the run, so no one sees the frame the
     interpreter has while it runs)."""
     if loop is None:
-        return f"if steps + m.run_work // WPS > MAX: runaway(state, s{sid})"
-    return f"if steps + m.run_work // WPS > MAX: spent(s{loop})"
+        return f"if steps + rw // WPS > MAX: runaway(state, s{sid})"
+    return f"if steps + rw // WPS > MAX: spent(s{loop})"
 
 
 def _entered(bid: int, owner: str, consts: List[str], program, observed: bool, inside: bool,
@@ -750,7 +762,7 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
         return (lines + [f"{lf} = {{'k': 'rep', 's': {sid}, 'left': left}}", f"stack.append({lf})",
                          "while True:",
                          "    steps += 1",
-                         f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
+                         f"    if steps + rw // WPS > MAX: runaway(state, s{sid})",
                          f"    if {lf}['left'] == 0: break",
                          f"    if {lf}['left'] > 0: {lf}['left'] -= 1"]
                 + ["    " + line for line in enter(st.body, lf)]
