@@ -276,6 +276,11 @@ players 2
 var n: number = 0
 var log: list of number = []
 def total(l: list of number) = sum([x for x in l])
+procedure deep(d: number):
+  let s = total(log)
+  if d > 0:
+    deep(d - 1)
+  n += 1
 turn:
   choose by current:
     spin(k in [1, 2, 3]) "spin {k}":
@@ -286,6 +291,7 @@ turn:
           while total(log) < n * k:
             n += 1
         let s = total(log)
+      deep(k)
   if n > 400:
     end game
 score of p: n
@@ -293,9 +299,10 @@ score of p: n
 
 
 def test_loops_run_in_place_spend_the_budget_where_frames_do(tmp_path):
-    """Loops nested in a move's block run in place without the interpreter's loop frames:
-    under each budget, every move's state is the interpreter's, or the budget runs out at
-    the same statement, blaming the same loop (the innermost around it) at the same line."""
+    """Loops nested in a move's block run in place without the interpreter's loop frames,
+    then a procedure calling itself (its blocks' functions calling each other): under each
+    budget, every move's state is the interpreter's, or the budget runs out at the same
+    statement, blaming the same loop (the innermost around it) or statement at the same line."""
     path = tmp_path / "loops.game"
     path.write_text(LOOPS)
     game = load(str(path))
@@ -308,7 +315,8 @@ def test_loops_run_in_place_spend_the_budget_where_frames_do(tmp_path):
                 for name in ("interpreter", "compiled")]
         assert runs[0] == runs[1], budget
         lines |= {r[1] if isinstance(r, tuple) else None for r in runs[0]}
-    assert lines >= {None, 9, 11, 13}  # (moves that finish; the for, the repeat, the while blamed)
+    # (moves that finish; the for, the repeat, the while blamed; the procedure's statements)
+    assert lines >= {None, 14, 16, 18, 7, 10}
 
 
 def test_choices_in_procedures_run_in_place_play_alike(tmp_path):
