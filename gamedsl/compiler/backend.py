@@ -34,6 +34,7 @@ same plain data at every decision in both engines, and each can resume the other
 
 from __future__ import annotations
 
+import re
 from typing import List, Optional
 
 from gamedsl.runtime import program as P
@@ -317,6 +318,8 @@ def _evaluated(fn, const: str, target: str, consts: List[str]) -> List[str]:
     if written is None:
         return [f"{target} = {const}(ctx)"]
     lines, code, names = written
+    if not lines and _CONSTANT.match(code):  # (nothing to give up on)
+        return [f"{target} = {code}"]
     for line in [f"G = {const}.generated_from[0].ns"] + [f"{n} = G[{n!r}]" for n in names]:
         if line not in consts or line.startswith("G = "):
             consts.append(line)
@@ -324,6 +327,10 @@ def _evaluated(fn, const: str, target: str, consts: List[str]) -> List[str]:
             + [f"    {target} = {code}",
                "except Exception:  # noqa: BLE001 - the closures judge (see pysource.py)",
                f"    {target} = _gave_up(ctx, _wk, {const})"])
+
+
+# the code of an expression that is a number, true, false or none
+_CONSTANT = re.compile(r"^(-?[0-9]+(\.[0-9]+)?|True|False|None)$")
 
 
 def _handled(st, consts) -> List[str]:
