@@ -120,7 +120,7 @@ def _run_work_kept(line: str) -> str:
     return line.replace("return steps", "m.run_work = rw; return steps")
 
 
-_RESET = "ctx.work = ctx.depth = 0"
+_RESET = "ctx.work = 0"
 # before each statement, as the interpreter's run loop does when it asks for the statement's
 # context: the work the last one counted goes to the run's (`rw`: see _run_work_kept), which
 # the step budget bounds. (The depth of def calls needs no reset: a call gives it back as
@@ -323,14 +323,20 @@ def _evaluated(fn, const: str, target: str, consts: List[str]) -> List[str]:
     for line in [f"G = {const}.generated_from[0].ns"] + [f"{n} = G[{n!r}]" for n in names]:
         if line not in consts or line.startswith("G = "):
             consts.append(line)
-    return (["_wk = ctx.work", "try:"] + ["    " + line for line in lines]
+    # (the work it started with, unless the code cannot count any: then it is the work still)
+    counts = _COUNTS.search(_READS.sub("", "\n".join(lines + [code]))) is not None
+    return ((["_wk = ctx.work"] if counts else []) + ["try:"] + ["    " + line for line in lines]
             + [f"    {target} = {code}",
                "except Exception:  # noqa: BLE001 - the closures judge (see pysource.py)",
-               f"    {target} = _gave_up(ctx, _wk, {const})"])
+               f"    {target} = _gave_up(ctx, {'_wk' if counts else 'ctx.work'}, {const})"])
 
 
 # the code of an expression that is a number, true, false or none
 _CONSTANT = re.compile(r"^(-?[0-9]+(\.[0-9]+)?|True|False|None)$")
+# what of the context an expression's code may read without counting work; anything else
+# of it (the context handed to a function, its work) may count
+_READS = re.compile(r"\bctx\.(state|env|cat)\b")
+_COUNTS = re.compile(r"\bctx\b")
 
 
 def _handled(st, consts) -> List[str]:
@@ -358,11 +364,13 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
                   f"    raise RuleError('E504', f\"zone '{{zn{sid}}}' is full: it holds at most {cap}\", s{sid}.span)"]
     lines += _take(sid)
     if info.sorted_by is not None:  # (its place by the zone's order, after the items looked at)
+        # (ZoneInfo.sort_value, written out where the zone is sorted by the attribute's value)
+        key = f"sf{sid}({{}})" if info.order is not None else f"{{}}.get(sb{sid}, 0)"
         lines += ["A = ctx.cat.attrs",
-                  f"k = sf{sid}(A[c])",
+                  f"k = {key.format('A[c]')}",
                   "pos = len(z)",
                   "for j, other in enumerate(z):",
-                  f"    if sf{sid}(A[other]) > k:",
+                  f"    if {key.format('A[other]')} > k:",
                   "        pos = j",
                   "        break",
                   "ctx.work += pos",
@@ -446,7 +454,8 @@ def _owned(sid: int, per_player: bool, name: str, zones: str, owner: str) -> Lis
 
 
 def _zone_consts(sid: int) -> List[str]:
-    return [f"kk{sid} = m.p.zones[zn{sid}].kinds", f"sf{sid} = m.p.zones[zn{sid}].sort_value"]
+    return [f"kk{sid} = m.p.zones[zn{sid}].kinds", f"sf{sid} = m.p.zones[zn{sid}].sort_value",
+            f"sb{sid} = m.p.zones[zn{sid}].sorted_by"]
 
 
 def _listed(info) -> bool:
