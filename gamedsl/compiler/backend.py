@@ -96,8 +96,7 @@ def _block(bid: int, block: tuple, consts: List[str], program, observed: bool = 
             body = _handled(st, consts)
         else:
             body = _stmt(st, consts, program, observed)
-        if body[:1] == [_RESET]:
-            body = body[1:]  # (_ACCOUNT has just reset them)
+        body = _accounted(body)
         lines.append(f"    if i <= {k}:")
         lines.append(f"        frame['i'] = {k + 1}")
         lines.append("        steps += 1")
@@ -108,6 +107,20 @@ def _block(bid: int, block: tuple, consts: List[str], program, observed: bool = 
         lines.extend("        " + line for line in body)
     lines += ["    stack.pop()", "    return steps"]
     return [_run_work_kept(line) for line in lines]
+
+
+def _accounted(body: List[str]) -> List[str]:
+    """A statement's code `body` run just after _ACCOUNT: the work is 0, so neither reset
+    again nor copied for its first expression's fallback (see _evaluated)."""
+    if body[:1] == [_RESET]:
+        body = body[1:]
+    if body[:1] != ["_wk = ctx.work"]:
+        return body
+    body = body[1:]
+    for j, line in enumerate(body):
+        if "_gave_up(ctx, _wk, " in line:
+            return body[:j] + [line.replace("_gave_up(ctx, _wk, ", "_gave_up(ctx, 0, ")] + body[j + 1:]
+    raise AssertionError("an expression's code without its fallback")
 
 
 def _run_work_kept(line: str) -> str:
@@ -266,8 +279,7 @@ def _in_place(bid: int, consts: List[str], program, lazy: List[str], loop: Optio
         sid = st.sid
         consts.append(f"s{sid} = S[{sid}]")
         body = _stmt(st, consts, program, inside=True, lazy=lazy + [_blk(bid, k + 1)], loop=loop)
-        if body[:1] == [_RESET]:
-            body = body[1:]
+        body = _accounted(body)
         lines += [f"cur = s{sid}", "steps += 1", _budget(sid, loop), _ACCOUNT] + body
     return lines
 
