@@ -34,6 +34,7 @@ same plain data at every decision in both engines, and each can resume the other
 
 from __future__ import annotations
 
+import re
 from typing import List, Optional
 
 from gamedsl.runtime import program as P
@@ -47,6 +48,7 @@ _PROLOGUE = [
     "    WPS = m.work_per_step",
     "    procs = m.p.procs",
     "    runaway = m.runaway",
+    "    spent = m.budget_spent",
     "    H = m.handlers",
     "    write = m.p.write",
     "    sized, bounded, is_number, RuleError, plain = m.helpers",
@@ -86,7 +88,7 @@ def _block(bid: int, block: tuple, consts: List[str], program, observed: bool = 
     if not block:
         lines += ["    stack.pop()", "    return steps"]
         return lines
-    lines += ["    i = frame['i']", "    env = ctx.env"]
+    lines += ["    i = frame['i']", "    env = ctx.env", "    rw = m.run_work"]
     for k, st in enumerate(block):
         sid = st.sid
         consts.append(f"s{sid} = S[{sid}]")
@@ -94,24 +96,49 @@ def _block(bid: int, block: tuple, consts: List[str], program, observed: bool = 
             body = _handled(st, consts)
         else:
             body = _stmt(st, consts, program, observed)
-        if body[:1] == [_RESET]:
-            body = body[1:]  # (_ACCOUNT has just reset them)
+        body = _accounted(body)
         lines.append(f"    if i <= {k}:")
         lines.append(f"        frame['i'] = {k + 1}")
         lines.append("        steps += 1")
-        lines.append(f"        if steps + m.run_work // WPS > MAX: runaway(state, s{sid})")
+        lines.append(f"        if steps + rw // WPS > MAX: runaway(state, s{sid})")
         if observed:
             lines.append(f"        told({sid})")
         lines.append("        " + _ACCOUNT)
         lines.extend("        " + line for line in body)
     lines += ["    stack.pop()", "    return steps"]
-    return lines
+    return [_run_work_kept(line) for line in lines]
 
 
-_RESET = "ctx.work = ctx.depth = 0"
+def _accounted(body: List[str]) -> List[str]:
+    """A statement's code `body` run just after _ACCOUNT: the work is 0, so neither reset
+    again nor copied for its first expression's fallback (see _evaluated)."""
+    if body[:1] == [_RESET]:
+        body = body[1:]
+    if body[:1] != ["_wk = ctx.work"]:
+        return body
+    body = body[1:]
+    for j, line in enumerate(body):
+        if "_gave_up(ctx, _wk, " in line:
+            return body[:j] + [line.replace("_gave_up(ctx, _wk, ", "_gave_up(ctx, 0, ")] + body[j + 1:]
+    raise AssertionError("an expression's code without its fallback")
+
+
+def _run_work_kept(line: str) -> str:
+    """`line` of a block's function, the run's work (`m.run_work`, which the step budget
+    bounds) kept in the function's local `rw` while it runs: given back to the machine
+    before the function returns or calls another block's, taken again after that call."""
+    if "steps = F[" in line:
+        code = line.lstrip()
+        return f"{line[:len(line) - len(code)]}m.run_work = rw; {code}; rw = m.run_work"
+    return line.replace("return steps", "m.run_work = rw; return steps")
+
+
+_RESET = "ctx.work = 0"
 # before each statement, as the interpreter's run loop does when it asks for the statement's
-# context: the work the last one counted goes to the run's, which the step budget bounds
-_ACCOUNT = "m.run_work += ctx.work; ctx.work = ctx.depth = 0"
+# context: the work the last one counted goes to the run's (`rw`: see _run_work_kept), which
+# the step budget bounds. (The depth of def calls needs no reset: a call gives it back as
+# it returns or fails, so it is 0 again after every expression.)
+_ACCOUNT = "rw += ctx.work; ctx.work = 0"
 # after a statement handed to the runtime: back to the run loop if it pushed a frame, popped
 # this one, asked a player or ended the game (the interpreter's test after every statement)
 _STOPPED = ("if not stack or stack[-1] is not frame or state['pending'] is not None "
@@ -239,34 +266,51 @@ def _blk(bid: int, k: int) -> str:
     return f"{{'k': 'blk', 'b': {bid}, 'i': {k}}}"
 
 
-def _in_place(bid: int, consts: List[str], program, lazy: List[str]) -> List[str]:
+def _in_place(bid: int, consts: List[str], program, lazy: List[str], loop: Optional[int] = None) -> List[str]:
     """Block `bid` written out where it is entered: each statement counted as the run loop
     counts it, `cur` the one under way (for the line of a diagnostic that has none, as the
     run loop gives it from the frames). `lazy`: the frames the interpreter would have above
     the running function's own, outermost first (a procedure's activation, a branch's
     block): pushed only if a choice is reached, with this block's, before it is asked, so
-    the state waiting for the player is the interpreter's."""
+    the state waiting for the player is the interpreter's. `loop`: the innermost loop run in
+    place around it (see _budget)."""
     lines = []
     for k, st in enumerate(program.blocks[bid]):
         sid = st.sid
         consts.append(f"s{sid} = S[{sid}]")
-        body = _stmt(st, consts, program, inside=True, lazy=lazy + [_blk(bid, k + 1)])
-        if body[:1] == [_RESET]:
-            body = body[1:]
-        lines += [f"cur = s{sid}", "steps += 1",
-                  f"if steps + m.run_work // WPS > MAX: runaway(state, s{sid})", _ACCOUNT] + body
+        body = _stmt(st, consts, program, inside=True, lazy=lazy + [_blk(bid, k + 1)], loop=loop)
+        body = _accounted(body)
+        lines += [f"cur = s{sid}", "steps += 1", _budget(sid, loop), _ACCOUNT] + body
     return lines
 
 
+def _budget(sid: int, loop: Optional[int]) -> str:
+    """The step budget's check before statement `sid`: spent, it blames the innermost loop
+    (Machine.runaway, which finds it among the frames), or `loop`, the innermost loop run in
+    place, which has no frame (its body never stops the run, so no one sees the frame the
+    interpreter has while it runs)."""
+    if loop is None:
+        return f"if steps + rw // WPS > MAX: runaway(state, s{sid})"
+    return f"if steps + rw // WPS > MAX: spent(s{loop})"
+
+
 def _entered(bid: int, owner: str, consts: List[str], program, observed: bool, inside: bool,
-             lazy: List[str], loop: bool = False) -> List[str]:
-    """A nested block (a branch, a loop's body) entered: in place if it can be (see
-    _in_place_ok; a loop's body only if straight; not while an observer is told of every
-    statement), else as _enter does."""
-    if observed or not (_straight(program, bid) if loop else _in_place_ok(program, bid)):
+             lazy: List[str], culprit: Optional[int] = None) -> List[str]:
+    """A nested block (a branch) entered: in place if it can be (see _in_place_ok; not while
+    an observer is told of every statement), else as _enter does. `culprit`: the innermost
+    loop run in place around it (see _budget)."""
+    if observed or not _in_place_ok(program, bid):
         return _enter(bid, owner)
-    lines = _in_place(bid, consts, program, lazy)
+    lines = _in_place(bid, consts, program, lazy, culprit)
     return lines if inside else _spanned(lines)
+
+
+def _looped(head: List[str], body: List[str], inside: bool) -> List[str]:
+    """A loop whose body runs in place: `head` (its first line the loop's, then each turn's
+    own work), `body` each turn. The interpreter's frame of the loop is never made: the body
+    never stops the run, so no one sees it while the loop runs; the step budget blames the
+    loop itself (_budget)."""
+    return head + ["    " + line for line in (body if inside else _spanned(body))]
 
 
 def _spanned(lines: List[str]) -> List[str]:
@@ -286,13 +330,25 @@ def _evaluated(fn, const: str, target: str, consts: List[str]) -> List[str]:
     if written is None:
         return [f"{target} = {const}(ctx)"]
     lines, code, names = written
+    if not lines and _CONSTANT.match(code):  # (nothing to give up on)
+        return [f"{target} = {code}"]
     for line in [f"G = {const}.generated_from[0].ns"] + [f"{n} = G[{n!r}]" for n in names]:
         if line not in consts or line.startswith("G = "):
             consts.append(line)
-    return (["_wk = ctx.work", "try:"] + ["    " + line for line in lines]
+    # (the work it started with, unless the code cannot count any: then it is the work still)
+    counts = _COUNTS.search(_READS.sub("", "\n".join(lines + [code]))) is not None
+    return ((["_wk = ctx.work"] if counts else []) + ["try:"] + ["    " + line for line in lines]
             + [f"    {target} = {code}",
                "except Exception:  # noqa: BLE001 - the closures judge (see pysource.py)",
-               f"    {target} = _gave_up(ctx, _wk, {const})"])
+               f"    {target} = _gave_up(ctx, {'_wk' if counts else 'ctx.work'}, {const})"])
+
+
+# the code of an expression that is a number, true, false or none
+_CONSTANT = re.compile(r"^(-?[0-9]+(\.[0-9]+)?|True|False|None)$")
+# what of the context an expression's code may read without counting work; anything else
+# of it (the context handed to a function, its work) may count
+_READS = re.compile(r"\bctx\.(state|env|cat)\b")
+_COUNTS = re.compile(r"\bctx\b")
 
 
 def _handled(st, consts) -> List[str]:
@@ -320,11 +376,13 @@ def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
                   f"    raise RuleError('E504', f\"zone '{{zn{sid}}}' is full: it holds at most {cap}\", s{sid}.span)"]
     lines += _take(sid)
     if info.sorted_by is not None:  # (its place by the zone's order, after the items looked at)
+        # (ZoneInfo.sort_value, written out where the zone is sorted by the attribute's value)
+        key = f"sf{sid}({{}})" if info.order is not None else f"{{}}.get(sb{sid}, 0)"
         lines += ["A = ctx.cat.attrs",
-                  f"k = sf{sid}(A[c])",
+                  f"k = {key.format('A[c]')}",
                   "pos = len(z)",
                   "for j, other in enumerate(z):",
-                  f"    if sf{sid}(A[other]) > k:",
+                  f"    if {key.format('A[other]')} > k:",
                   "        pos = j",
                   "        break",
                   "ctx.work += pos",
@@ -408,7 +466,8 @@ def _owned(sid: int, per_player: bool, name: str, zones: str, owner: str) -> Lis
 
 
 def _zone_consts(sid: int) -> List[str]:
-    return [f"kk{sid} = m.p.zones[zn{sid}].kinds", f"sf{sid} = m.p.zones[zn{sid}].sort_value"]
+    return [f"kk{sid} = m.p.zones[zn{sid}].kinds", f"sf{sid} = m.p.zones[zn{sid}].sort_value",
+            f"sb{sid} = m.p.zones[zn{sid}].sorted_by"]
 
 
 def _listed(info) -> bool:
@@ -568,9 +627,9 @@ def _store(st, slot: str) -> List[str]:
 
 
 def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool = False,
-          lazy: Optional[List[str]] = None) -> List[str]:
+          lazy: Optional[List[str]] = None, loop: Optional[int] = None) -> List[str]:
     """The code of statement `st` (`inside`: in a block run in place, `lazy` the frames it
-    would have: see _in_place)."""
+    would have, `loop` the innermost loop run in place around it: see _in_place)."""
     sid = st.sid
     cls = type(st)
     lazy = lazy if inside else []
@@ -631,8 +690,14 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
             lines += ["else:"] + ["    " + line for line in _enter(st.orelse, "frame")]
         return lines
 
-    def enter(block: int, owner: str, loop: bool = False) -> List[str]:
+    def enter(block: int, owner: str) -> List[str]:
         return _entered(block, owner, consts, program, observed, inside, lazy, loop)
+
+    def in_place_body(block: int) -> Optional[List[str]]:
+        """A loop's body run in place, each turn (see _looped), if it can be: straight."""
+        if observed or not _straight(program, block):
+            return None
+        return _in_place(block, consts, program, lazy, sid)
 
     if cls is P.IfStmt:  # (each condition's code before its test: one `else:` deeper a branch)
         lines, indent = [_RESET], ""
@@ -662,7 +727,7 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
         callee = program.procs[st.proc][1]
         if not observed and _in_place_ok(program, callee):
             # its body run in place, its locals the context's while it runs
-            body = _in_place(callee, consts, program, lazy + [f"{{'k': 'act', 'env': e{sid}}}"])
+            body = _in_place(callee, consts, program, lazy + [f"{{'k': 'act', 'env': e{sid}}}"], loop)
             return (lines + [f"e{sid} = e", f"pe{sid} = env", "env = ctx.env = e"]
                     + (body if inside else _spanned(body)) + [f"env = ctx.env = pe{sid}"])
         lines += ["act = {'k': 'act', 'env': e}", "stack.append(act)",
@@ -677,28 +742,34 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
         return lines
     if cls is P.ForStmt:
         consts += [f"v{sid} = s{sid}.items", f"n{sid} = s{sid}.var"]
+        lines = [_RESET, *_evaluated(st.items, f"v{sid}", "x", consts),
+                 "if not isinstance(x, list):",
+                 f"    raise RuleError('E504', f\"'for' needs a list, not {{plain(x)}}\", s{sid}.span)"]
+        body = in_place_body(st.body)
+        if body is not None:  # (the items copied, as the interpreter's frame copies them)
+            return lines + _looped([f"for it{sid} in list(x):", f"    env[n{sid}] = it{sid}"], body, inside)
         lf = f"lf{sid}"  # (each loop's own name: a body run in place may hold a loop)
-        return ([_RESET, *_evaluated(st.items, f"v{sid}", "x", consts),
-                "if not isinstance(x, list):",
-                f"    raise RuleError('E504', f\"'for' needs a list, not {{plain(x)}}\", s{sid}.span)",
-                f"{lf} = {{'k': 'for', 's': {sid}, 'b': {st.body}, 'var': n{sid}, 'items': list(x), 'n': 0}}",
-                f"stack.append({lf})",
-                f"while {lf}['n'] < len({lf}['items']):",
-                f"    env[{lf}['var']] = {lf}['items'][{lf}['n']]",
-                f"    {lf}['n'] += 1"]
-                + ["    " + line for line in enter(st.body, lf, loop=True)]
+        return (lines + [f"{lf} = {{'k': 'for', 's': {sid}, 'b': {st.body}, 'var': n{sid}, 'items': list(x), 'n': 0}}",
+                         f"stack.append({lf})",
+                         f"while {lf}['n'] < len({lf}['items']):",
+                         f"    env[{lf}['var']] = {lf}['items'][{lf}['n']]",
+                         f"    {lf}['n'] += 1"]
+                + ["    " + line for line in enter(st.body, lf)]
                 + ["stack.pop()"])
     if cls is P.WhileStmt:
         consts.append(f"v{sid} = s{sid}.cond")
+        body = in_place_body(st.body)
+        head = ["while True:",
+                "    steps += 1",
+                "    " + _budget(sid, sid if body is not None else None),
+                "    " + _ACCOUNT]
+        head += ["    " + line for line in _evaluated(st.cond, f"v{sid}", "_t", consts)]
+        head += ["    if not _t: break"]
+        if body is not None:
+            return _looped(head, body, inside)
         lf = f"lf{sid}"
-        return ([f"{lf} = {{'k': 'while', 's': {sid}}}", f"stack.append({lf})",
-                 "while True:",
-                 "    steps += 1",
-                 f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
-                 "    " + _ACCOUNT]
-                + ["    " + line for line in _evaluated(st.cond, f"v{sid}", "_t", consts)]
-                + ["    if not _t: break"]
-                + ["    " + line for line in enter(st.body, lf, loop=True)]
+        return ([f"{lf} = {{'k': 'while', 's': {sid}}}", f"stack.append({lf})"] + head
+                + ["    " + line for line in enter(st.body, lf)]
                 + ["stack.pop()"])
     if cls is P.RepeatStmt:
         if st.count is None:
@@ -709,14 +780,22 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
                      "if not is_number(x):",
                      f"    raise RuleError('E504', f\"'repeat' needs a number, not {{plain(x)}}\", s{sid}.span)",
                      "left = max(0, int(x))"]
+        body = in_place_body(st.body)
+        if body is not None:  # (the turns left in a local of this loop's own)
+            return lines + _looped([f"lt{sid} = left",
+                                    "while True:",
+                                    "    steps += 1",
+                                    "    " + _budget(sid, sid),
+                                    f"    if lt{sid} == 0: break",
+                                    f"    if lt{sid} > 0: lt{sid} -= 1"], body, inside)
         lf = f"lf{sid}"
         return (lines + [f"{lf} = {{'k': 'rep', 's': {sid}, 'left': left}}", f"stack.append({lf})",
                          "while True:",
                          "    steps += 1",
-                         f"    if steps + m.run_work // WPS > MAX: runaway(state, s{sid})",
+                         f"    if steps + rw // WPS > MAX: runaway(state, s{sid})",
                          f"    if {lf}['left'] == 0: break",
                          f"    if {lf}['left'] > 0: {lf}['left'] -= 1"]
-                + ["    " + line for line in enter(st.body, lf, loop=True)]
+                + ["    " + line for line in enter(st.body, lf)]
                 + ["stack.pop()"])
     return _handled(st, consts)
 

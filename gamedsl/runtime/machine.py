@@ -104,13 +104,15 @@ class Machine:
         # A statement's context: one object, reset for each statement (a statement asks for
         # one context, and nothing keeps it once the statement is done). The work it counted
         # is added to the run's, which the step budget bounds.
+        # (kept from state to state too: a search applies each move to a copy, and one run
+        # is under way at a time)
         ctx = self._statement_ctx
         if ctx is not None:
             self.run_work += ctx.work
-        if ctx is None or ctx.state is not state or ctx.cat is not cat:
+        if ctx is None or ctx.cat is not cat:
             ctx = self._statement_ctx = Ctx(self.p, state, env, cat, False, self.observer)
             return ctx
-        ctx.env, ctx.depth, ctx.work, ctx.memo, ctx.pure = env, 0, 0, None, False
+        ctx.state, ctx.env, ctx.depth, ctx.work, ctx.memo, ctx.pure = state, env, 0, 0, None, False
         return ctx
 
     def catalogue(self, state):
@@ -225,6 +227,10 @@ class Machine:
             if frame["k"] in _LOOPS:
                 culprit = self.stmts[frame["s"]]
                 break
+        self.budget_spent(culprit)
+
+    def budget_spent(self, culprit):
+        """The step budget is spent, in loop (or statement) `culprit`: E501 at its line."""
         raise RuleError("E501", f"the rules ran {self.max_steps} steps without waiting for a player "
                         f"(a statement is a step, and so are {WORK_PER_STEP} values gone through): "
                         "this loop never ends?", culprit.span,

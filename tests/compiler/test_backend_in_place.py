@@ -270,6 +270,55 @@ def test_blocks_run_in_place_count_steps_as_frames_do(tmp_path):
     assert lines >= {None, 10, 16, 20}  # (the for, the while, the repeat; and enough)
 
 
+LOOPS = """\
+game "Loops"
+players 2
+var n: number = 0
+var log: list of number = []
+def total(l: list of number) = sum([x for x in l])
+procedure deep(d: number):
+  let s = total(log)
+  if d > 0:
+    deep(d - 1)
+  n += 1
+turn:
+  choose by current:
+    spin(k in [1, 2, 3]) "spin {k}":
+      for i in [1, 2, 3]:
+        n += 1
+        repeat k times:
+          log = log + [i]
+          while total(log) < n * k:
+            n += 1
+        let s = total(log)
+      deep(k)
+  if n > 400:
+    end game
+score of p: n
+"""
+
+
+def test_loops_run_in_place_spend_the_budget_where_frames_do(tmp_path):
+    """Loops nested in a move's block run in place without the interpreter's loop frames,
+    then a procedure calling itself (its blocks' functions calling each other): under each
+    budget, every move's state is the interpreter's, or the budget runs out at the same
+    statement, blaming the same loop (the innermost around it) or statement at the same line."""
+    path = tmp_path / "loops.game"
+    path.write_text(LOOPS)
+    game = load(str(path))
+    source = "\n".join(generate_block(game.program, b) for b in range(len(game.program.blocks)))
+    assert "'k': 'for'" not in source and "'k': 'rep'" not in source and "'k': 'while'" not in source
+    moves = ["spin 1", "spin 3", "spin 2", "spin 3", "spin 3", "spin 2"]
+    lines = set()
+    for budget in range(8, 60):
+        runs = [played(load(str(path), backend=name, max_steps=budget), moves)
+                for name in ("interpreter", "compiled")]
+        assert runs[0] == runs[1], budget
+        lines |= {r[1] if isinstance(r, tuple) else None for r in runs[0]}
+    # (moves that finish; the for, the repeat, the while blamed; the procedure's statements)
+    assert lines >= {None, 14, 16, 18, 7, 10}
+
+
 def test_choices_in_procedures_run_in_place_play_alike(tmp_path):
     """A choice in a branch of a procedure called by a procedure, both run in place (their
     frames made when the choice is reached), `end game` and `end game after round` there, a
