@@ -2,7 +2,10 @@
 
 A state is one plain JSON-serialisable dict; apply() never changes the state it
 is given (it works on a copy), so a refused move or a failing rule leaves the
-caller's state exactly as it was.
+caller's state exactly as it was. Nor does a caller change a state the engine
+handed out in place (a copy from `clone`, or one read back from JSON, is the
+caller's own): the engine keeps what it listed at the state's pending decision,
+and checks a move made there against that listing.
 """
 
 from __future__ import annotations

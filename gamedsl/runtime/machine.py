@@ -28,6 +28,8 @@ from gamedsl.runtime.state import clone
 # The `alt` of the move a client sends when a timed choice's clock runs out: a move's name is
 # a NAME of the rules, which never holds '@', so it cannot be mistaken for an alternative.
 TIMEOUT = "@timeout"
+# the choices reached whose tables are kept for checking a move (a search's path, a walk's depth)
+REACHED = 16
 MAX_MOVES = 100_000   # legal moves of one choice: more is a mistake, and would fill the memory
 _LOOPS = ("for", "while", "rep")
 
@@ -51,6 +53,13 @@ class Machine:
         # same decision that nearly always follows (a bot's, a client's): (state, its pending,
         # seat, moves). Handed out once, so the caller owns the list.
         self._listed = None
+        # The tables listed when choices were reached, the last REACHED of them, by the
+        # state's id: id(state) -> (state, its pending, seat, table). A move checked on the
+        # same state, at the same decision, is found in its table without working the
+        # parameters' lists out again (callers never change a state the engine made in
+        # place: Game's docstring). Each entry holds its state, so no other state can
+        # take its id meanwhile.
+        self._reached: dict = {}
         self._looks_of = None   # (catalogue, each component's look, those with copies): see one_of_each
         self._positions: dict = {}  # id(an alternative) -> (it, its component parameters' places)
         self._table_positions: dict = {}  # id(a choice's alternatives) -> (them, their places)
@@ -725,6 +734,11 @@ class Machine:
             else:
                 listed = table.count
                 self._listed = (state, state["pending"], player, table)
+                if type(table) is Table:
+                    reached = self._reached
+                    if len(reached) >= REACHED and id(state) not in reached:
+                        del reached[next(iter(reached))]
+                    reached[id(state)] = self._listed
         if not listed:
             state["pending"] = None
             self._listed = None
@@ -1252,6 +1266,8 @@ class Machine:
         `moves_for(state, move["seat"])`, found without listing them all: each argument must
         be in its parameter's choices (computed with the earlier arguments bound, as the
         listing does) and the guard must pass."""
+        if self._in_reached_table(state, move):
+            return True
         choice = self._choice_for(state, move["seat"])
         if choice is None:
             return False
@@ -1270,6 +1286,25 @@ class Machine:
             check = checks[j] if checks is not None else None
             if check(ctx, args) if check is not None else self._allows(ctx, alt, args):
                 return True
+        return False
+
+    def _in_reached_table(self, state: dict, move: dict) -> bool:
+        """Whether `move` is among the moves of an alternative without a condition in the
+        table listed when the state's pending choice was reached (False says nothing: the
+        move may still be legal, e.g. naming a look-alike copy the table lists once). Its
+        lists are the ones the check would work out again from the same state; no caller
+        holds them (a table hands out copies of its lists' values)."""
+        entry = self._reached.get(id(state))
+        if entry is None or entry[0] is not state or entry[1] is not state["pending"] or entry[2] != move["seat"]:
+            return False
+        name, args = move["alt"], move["args"]
+        for alt, domains, listed in entry[3].blocks:
+            if alt == name and domains is not None and len(domains) == len(args):
+                for d, a in zip(domains, args):
+                    if listed_value(d, a) is MISSING:
+                        break
+                else:
+                    return True
         return False
 
     @staticmethod

@@ -11,8 +11,24 @@ itertools.product gives them: the last parameter changes fastest).
 
 from __future__ import annotations
 
+import marshal
 from itertools import product
 from typing import List
+
+_FLAT = frozenset({int, str, bool, float, type(None)})
+
+
+def _fresh(value):
+    """A value of a list, as a move hands it out: a list or an object copied whole, so a
+    caller changing a move changes neither the table nor the check made against it
+    (Machine._in_reached_table)."""
+    return value if type(value) in _FLAT else marshal.loads(marshal.dumps(value))
+
+
+def _handed(domain: list) -> list:
+    """The values of a list as moves hand them out (see `_fresh`): the list itself when all
+    are numbers, texts, truths or none (the usual case)."""
+    return domain if set(map(type, domain)) <= _FLAT else [_fresh(v) for v in domain]
 
 
 class Listed:
@@ -62,7 +78,7 @@ class Table:
             args = []
             for d in reversed(domains):
                 i, k = divmod(i, len(d))
-                args.append(d[k])
+                args.append(_fresh(d[k]))
             args.reverse()
             return {"seat": self.seat, "alt": name, "args": args}
         raise IndexError(i)  # (unreachable: the count is the blocks' sizes)
@@ -74,9 +90,10 @@ class Table:
             if domains is None:
                 out += listed
             elif len(domains) == 1:
-                out += [{"seat": seat, "alt": name, "args": [v]} for v in domains[0]]
+                out += [{"seat": seat, "alt": name, "args": [v]} for v in _handed(domains[0])]
             else:
-                out += [{"seat": seat, "alt": name, "args": [*args]} for args in product(*domains)]
+                out += [{"seat": seat, "alt": name, "args": [*args]}
+                        for args in product(*[_handed(d) for d in domains])]
         return out
 
 
