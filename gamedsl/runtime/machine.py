@@ -928,10 +928,13 @@ class Machine:
         if not any(positions.values()):
             return table
         # Nothing to merge when every block naming components is a product of lists of
-        # components none of which has a look-alike: the usual case, found without a look.
+        # components no two of which are alike in kind, attributes, faces and text (as
+        # one_of_each finds for the moves listed): the usual case, found without a look.
         copies = self._copies(state)
-        n = len(self._looks_of[1])
+        statics = self._looks_of[1]
+        n = len(statics)
         ints = _INTS
+        named: set = set()
         for name, domains, listed in table.blocks:
             comps = positions.get(name)
             if comps:
@@ -939,14 +942,15 @@ class Machine:
                     break
                 for i in comps:  # (_no_copies of each list, written out: once per listing)
                     d = domains[i]
-                    kinds = set(map(type, d))
-                    if kinds and not (kinds <= ints and min(d) >= 0 and max(d) < n and copies.isdisjoint(d)):
+                    if d and not (set(map(type, d)) <= ints and min(d) >= 0 and max(d) < n):
                         break
+                    named.update(d)
                 else:
                     continue
                 break
         else:
-            return table
+            if copies.isdisjoint(named) or len(set(map(statics.__getitem__, named))) == len(named):
+                return table
         looks: dict = {}
         made = []
 
