@@ -33,6 +33,7 @@ from typing import List
 from gamedsl.syntax import ast as A
 from gamedsl.runtime import builtins as B
 from gamedsl.runtime import program as P
+from gamedsl.runtime.machine import cheapest_first
 
 
 def listed_here(stmt) -> bool:
@@ -149,6 +150,41 @@ def _pretested(alt, j: int, passing: List[str], consts: List[str]) -> List[str]:
     return lines + ["    " + line for line in passing]
 
 
+def _first_move(stmt, consts: List[str]) -> List[str]:
+    """The source of `F(ctx, seat)`: whether the choice has a move, as Machine.moves_for
+    with `first_only` finds it (the alternatives cheapest first, each one's lists in order
+    until one is empty, its first passing combination by the interpreter's loop), with the
+    lists written as the listing writes them."""
+    lines = ["def F(ctx, seat):"]
+    index = {id(alt): j for j, alt in enumerate(stmt.alts)}
+    for alt in cheapest_first(stmt.alts):
+        j = index[id(alt)]
+        if not alt.fixed:
+            lines += ["    out = []", f"    enumerate_(ctx, A{j}, 0, [], seat, out, True, 0)",
+                      "    if out:", "        return True"]
+            continue
+        indent = "    "
+        names = []
+        for k in range(len(alt.params)):
+            x = f"x{k}"
+            names.append(x)
+            lines += [indent + line for line in _domain(alt, j, k, x, consts)]
+            lines += [indent + f"if not isinstance({x}, list):",
+                      indent + "    " + _NOT_A_LIST.format(j=j, k=k, x=x),
+                      indent + f"if {x}:"]
+            indent += "    "
+        if alt.guard is None:
+            lines.append(indent + "return True")
+            if not names:
+                return lines  # (a move at once: the alternatives after it are never tried)
+            continue
+        count = " * ".join(f"len({x})" for x in names) or "1"
+        passing = ["out = []", f"passing(ctx, A{j}, [{', '.join(names)}], c, seat, out, True, 0)",
+                   "if out:", "    return True"]
+        lines += [indent + f"c = {count}"] + [indent + line for line in _pretested(alt, j, passing, consts)]
+    return lines + ["    return False"]
+
+
 def generate_choice(stmt) -> str:
     """The source of `make(s, H)`, returning the listing function `L(ctx, seat)` of choice
     `s` (H: the machine's helpers: RuleError, plain, MAX_MOVES, Table, product, enumerate,
@@ -160,6 +196,7 @@ def generate_choice(stmt) -> str:
     consts: List[str] = []
     body: List[str] = ["blocks = []", "total = 0"]
     checks: List[str] = []
+    first = _first_move(stmt, consts)
     for j, alt in enumerate(stmt.alts):
         lines.append(f"    A{j} = s.alts[{j}]")
         lines.append(f"    N{j} = A{j}.name")
@@ -201,8 +238,9 @@ def generate_choice(stmt) -> str:
     lines.append("    def L(ctx, seat):")
     lines += ["        " + line for line in body]
     lines += ["    " + line for line in checks]
+    lines += ["    " + line for line in first]
     made = ", ".join(f"C{j}" if alt.fixed else "None" for j, alt in enumerate(stmt.alts))
-    lines += [f"    L.checks = ({made}{',' if len(stmt.alts) == 1 else ''})", "    return L"]
+    lines += [f"    L.checks = ({made}{',' if len(stmt.alts) == 1 else ''})", "    L.any = F", "    return L"]
     return "\n".join(lines) + "\n"
 
 
@@ -216,12 +254,16 @@ def factory(program):
         fns: list = [None] * len(stmts)
 
         def lazy(sid):
-            def first_run(ctx, seat):
+            def made():
                 namespace: dict = {}
                 code = compile(generate_choice(stmts[sid]), f"<gamedsl listing {sid}>", "exec")
                 exec(code, namespace)  # noqa: S102 - our own source: numbers and our names only
                 fn = fns[sid] = namespace["make"](stmts[sid], helpers)
-                return fn(ctx, seat)
+                return fn
+
+            def first_run(ctx, seat):
+                return made()(ctx, seat)
+            first_run.any = lambda ctx, seat: made().any(ctx, seat)
             return first_run
 
         for sid, stmt in enumerate(stmts):

@@ -722,7 +722,7 @@ class Machine:
             state["pending"]["timer"] = seconds
         if not self.list_ahead or self._choice_facts(s.sid)[0]:
             # a typed move's suggestions may be a bot's whole search: the first one will do
-            listed = self.moves_for(state, player, first_only=True)
+            listed = self.has_move(state, player)
         else:
             try:
                 table = self.listing(state, player)
@@ -753,7 +753,7 @@ class Machine:
             return
         state["pending"] = {"s": s.sid, "players": list(dict.fromkeys(players)), "got": {}}
         for p in state["pending"]["players"]:
-            if not self.moves_for(state, p, first_only=True):
+            if not self.has_move(state, p):
                 state["pending"] = None
                 raise RuleError("E503", f"P{p + 1} has no legal move here", s.span)
 
@@ -1082,6 +1082,20 @@ class Machine:
         ctx.memo = {}
         return self.one_of_each_table(state, seat, choice[0], fn(ctx, seat))
 
+    def has_move(self, state, seat: int) -> bool:
+        """Whether `seat` has a legal move at the pending decision: `moves_for` with
+        `first_only`, by the choice's generated search for a first move where it has one."""
+        sid = state["pending"]["s"]
+        fn = self.listers[sid] if sid < len(self.listers) else None
+        if fn is None:
+            return bool(self.moves_for(state, seat, first_only=True))
+        choice = self._choice_for(state, seat)
+        if choice is None:
+            return False
+        ctx = self.ctx(state, choice[1], pure=True)
+        ctx.memo = {}
+        return fn.any(ctx, seat)
+
     def listing_helpers(self) -> tuple:
         """What a generated listing calls: the errors' class and writer, the most moves of a
         choice, the table, the interpreter's listing of an alternative's moves one by one, what
@@ -1395,9 +1409,7 @@ class Machine:
             by_name: dict = {}
             for a in alts:
                 by_name.setdefault(a.name, a)
-            # cheapest first: an alternative with nothing to choose and no condition is a
-            # move at once; a typed move's suggestions may be a bot's whole search
-            first = sorted(alts, key=lambda a: 2 if a.typed is not None else (0 if not a.params and a.guard is None else 1))
+            first = cheapest_first(alts)
             facts = self._facts[sid] = (any(a.typed is not None for a in alts), by_name, first)
         return facts
 
@@ -1479,6 +1491,13 @@ class Machine:
 
 
 MISSING = object()
+
+
+def cheapest_first(alts) -> list:
+    """A choice's alternatives in the order a search for its first move tries them: one
+    with nothing to choose and no condition is a move at once; a typed move's suggestions
+    may be a bot's whole search."""
+    return sorted(alts, key=lambda a: 2 if a.typed is not None else (0 if not a.params and a.guard is None else 1))
 
 
 def listed_value(domain: list, arg):
