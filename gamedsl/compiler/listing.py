@@ -18,7 +18,10 @@ code meet anything but the common case, the list's closures answer or raise the 
 from the work counted before. Beside the listing, each alternative whose moves are a product
 of lists gets a check of one move (`L.checks`, by alternative): its arguments found in those
 lists in order and its condition run for that one combination, the verdict and the errors of
-the interpreter's `Machine.is_listed`, without listing the others.
+the interpreter's `Machine.is_listed`, without listing the others. And `L.any`: whether the
+choice has a move at all, found as `Machine.moves_for` with `first_only` finds it (the
+alternatives cheapest first, stopping at the first move), for a choice reached without
+being listed.
 
 As with the blocks (gamedsl/compiler/backend.py), the source holds no names or texts of the
 rules, only numbers and the generator's identifiers: an alternative's name, its lists and its
@@ -189,7 +192,8 @@ def generate_choice(stmt) -> str:
     """The source of `make(s, H)`, returning the listing function `L(ctx, seat)` of choice
     `s` (H: the machine's helpers: RuleError, plain, MAX_MOVES, Table, product, enumerate,
     listed_value, MISSING, passing, MAX_WORK), with `L.checks`: per alternative, its check of one move's
-    arguments `C(ctx, args)`, or None where the interpreter's is used."""
+    arguments `C(ctx, args)`, or None where the interpreter's is used, and `L.any(ctx, seat)`:
+    whether the choice has a move."""
     lines = ["def make(s, H):",
              "    (RuleError, plain, MAX_MOVES, Table, product, enumerate_, listed_value, MISSING, passing,",
              "     MAX_WORK) = H"]
