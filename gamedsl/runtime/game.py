@@ -240,6 +240,8 @@ class Game:
         if _too_deep(move["args"]):
             # no move's arguments nest deeper than a list of cells: reading on would only recurse
             raise MoveError(f"a move's arguments are nested at most {MAX_ARG_DEPTH} deep", "malformed")
+        if self._machine.listed_when_reached(state, move):
+            return move  # (of the seat the decision waits for, listed there)
         waiting = self.waiting_for(state)
         if move["seat"] not in waiting:
             who = ", ".join(f"P{p + 1}" for p in waiting) or "nobody"

@@ -1284,7 +1284,7 @@ class Machine:
         `moves_for(state, move["seat"])`, found without listing them all: each argument must
         be in its parameter's choices (computed with the earlier arguments bound, as the
         listing does) and the guard must pass."""
-        if self._in_reached_table(state, move):
+        if self.listed_when_reached(state, move):
             return True
         choice = self._choice_for(state, move["seat"])
         if choice is None:
@@ -1306,7 +1306,7 @@ class Machine:
                 return True
         return False
 
-    def _in_reached_table(self, state: dict, move: dict) -> bool:
+    def listed_when_reached(self, state: dict, move: dict) -> bool:
         """Whether `move` is among the moves of an alternative without a condition in the
         table listed when the state's pending choice was reached (False says nothing: the
         move may still be legal, e.g. naming a look-alike copy the table lists once). Its

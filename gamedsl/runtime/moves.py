@@ -21,7 +21,7 @@ _FLAT = frozenset({int, str, bool, float, type(None)})
 def _fresh(value):
     """A value of a list, as a move hands it out: a list or an object copied whole, so a
     caller changing a move changes neither the table nor the check made against it
-    (Machine._in_reached_table)."""
+    (Machine.listed_when_reached)."""
     return value if type(value) in _FLAT else marshal.loads(marshal.dumps(value))
 
 

@@ -1,5 +1,5 @@
 """A move checked at the decision a state was handed out at is found in the table listed
-when that choice was reached (Machine._in_reached_table), not worked out again: the
+when that choice was reached (Machine.listed_when_reached), not worked out again: the
 verdicts must be the full check's, and nothing a caller does to the moves it was handed,
 nor a state that has moved on, may change them.
 """
