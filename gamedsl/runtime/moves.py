@@ -78,7 +78,8 @@ class Table:
             args = []
             for d in reversed(domains):
                 i, k = divmod(i, len(d))
-                args.append(_fresh(d[k]))
+                v = d[k]
+                args.append(v if type(v) in _FLAT else _fresh(v))
             args.reverse()
             return {"seat": self.seat, "alt": name, "args": args}
         raise IndexError(i)  # (unreachable: the count is the blocks' sizes)
