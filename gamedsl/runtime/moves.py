@@ -22,7 +22,11 @@ def _fresh(value):
     """A value of a list, as a move hands it out: a list or an object copied whole, so a
     caller changing a move changes neither the table nor the check made against it
     (Machine.listed_when_reached)."""
-    return value if type(value) in _FLAT else marshal.loads(marshal.dumps(value))
+    if type(value) in _FLAT:
+        return value
+    if type(value) is list and _FLAT.issuperset(map(type, value)):
+        return list(value)  # (a cell, a list of components)
+    return marshal.loads(marshal.dumps(value))
 
 
 def _handed(domain: list) -> list:
