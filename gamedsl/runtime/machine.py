@@ -1284,8 +1284,6 @@ class Machine:
         `moves_for(state, move["seat"])`, found without listing them all: each argument must
         be in its parameter's choices (computed with the earlier arguments bound, as the
         listing does) and the guard must pass."""
-        if self.listed_when_reached(state, move):
-            return True
         choice = self._choice_for(state, move["seat"])
         if choice is None:
             return False
@@ -1307,17 +1305,25 @@ class Machine:
         return False
 
     def listed_when_reached(self, state: dict, move: dict) -> bool:
-        """Whether `move` is among the moves of an alternative without a condition in the
-        table listed when the state's pending choice was reached (False says nothing: the
-        move may still be legal, e.g. naming a look-alike copy the table lists once). Its
-        lists are the ones the check would work out again from the same state; no caller
-        holds them (a table hands out copies of its lists' values)."""
+        """Whether `move` is among the moves of the table listed when the state's pending
+        choice was reached (False says nothing: the move may still be legal, e.g. naming a
+        look-alike copy the table lists once): its arguments in the lists of an alternative
+        without a condition, or the move among those listed. Those are what the check would
+        work out again from the same state; no caller holds them (a table hands out copies)."""
         entry = self._reached.get(id(state))
         if entry is None or entry[0] is not state or entry[1] is not state["pending"] or entry[2] != move["seat"]:
             return False
         name, args = move["alt"], move["args"]
         for alt, domains, listed in entry[3].blocks:
-            if alt == name and domains is not None and len(domains) == len(args):
+            if alt != name:
+                continue
+            if domains is None:
+                # (the moves its condition let through: one equal to it, truths apart from numbers)
+                for m in listed:
+                    if m["args"] == args and all((type(x) is bool) == (type(y) is bool)
+                                                 for x, y in zip(m["args"], args)):
+                        return True
+            elif len(domains) == len(args):
                 for d, a in zip(domains, args):
                     if listed_value(d, a) is MISSING:
                         break

@@ -29,6 +29,12 @@ def _fresh(value):
     return marshal.loads(marshal.dumps(value))
 
 
+def _copied(move: dict) -> dict:
+    """A listed move as a table hands it out (see `_fresh`)."""
+    return {"seat": move["seat"], "alt": move["alt"],
+            "args": [v if type(v) in _FLAT else _fresh(v) for v in move["args"]]}
+
+
 def _handed(domain: list) -> list:
     """The values of a list as moves hand them out (see `_fresh`): the list itself when all
     are numbers, texts, truths or none (the usual case)."""
@@ -55,8 +61,8 @@ class Listed:
 
 class Table:
     """blocks: (alternative's name, its parameters' lists, None) for a product of lists,
-    (name, None, moves) for moves listed; `count`: the moves in all. `moves()` is called
-    at most once (the listed moves are handed out, not copied)."""
+    (name, None, moves) for moves listed; `count`: the moves in all. What it hands out
+    (`at`, `moves`) is the caller's: no list or move of the table's own."""
 
     __slots__ = ("seat", "blocks", "count")
 
@@ -69,8 +75,7 @@ class Table:
         for name, domains, listed in self.blocks:
             if domains is None:
                 if i < len(listed):
-                    m = listed[i]
-                    return {"seat": m["seat"], "alt": m["alt"], "args": list(m["args"])}
+                    return _copied(listed[i])
                 i -= len(listed)
                 continue
             size = 1
@@ -93,7 +98,7 @@ class Table:
         seat = self.seat
         for name, domains, listed in self.blocks:
             if domains is None:
-                out += listed
+                out += [_copied(m) for m in listed]
             elif len(domains) == 1:
                 out += [{"seat": seat, "alt": name, "args": [v]} for v in _handed(domains[0])]
             else:

@@ -116,3 +116,40 @@ def test_a_decision_reached_unlisted_is_not_checked_against_the_one_before():
     assert game.waiting_for(state) == [0]
     assert not game.is_legal(state, one)
     assert game.is_legal(state, {"seat": 0, "alt": "pick", "args": [3]})
+
+
+GUARDED = '''game "guarded"
+players 2
+
+var picked: number = 0
+
+turn:
+  choose by current:
+    pick(n in [1, 2, 3]) "pick {n}" if n > picked:
+      picked = n
+    mark(c in [[0, 0], [1, 0]]) "mark {c}" if picked < 3:
+      picked = 3
+  if picked == 3:
+    end game winner current
+'''
+
+
+def test_a_move_its_condition_let_through_is_checked_as_changed():
+    """Moves of an alternative with a condition are kept listed: a caller changing one it
+    was handed (an argument, a cell in it) changes neither the listing nor the check."""
+    game = load("guarded.game", text=GUARDED)
+    state = game.new_game(2, seed=0)
+    moves = game.legal_moves(state)
+    assert [(m["alt"], m["args"]) for m in moves] == [
+        ("pick", [1]), ("pick", [2]), ("pick", [3]), ("mark", [[0, 0]]), ("mark", [[1, 0]])]
+    moves[0]["args"][0] = 7
+    moves[3]["args"][0][0] = 9
+    assert not game.is_legal(state, moves[0]) and not game.is_legal(state, moves[3])
+    assert not game.is_legal(state, {"seat": 0, "alt": "pick", "args": [True]})
+    at = game.move_at(state, 0, 4)
+    at["args"][0][1] = 9
+    assert not game.is_legal(state, at)
+    assert [m["args"] for m in game.legal_moves(state)] == [[1], [2], [3], [[0, 0]], [[1, 0]]]
+    state = game.apply(state, {"seat": 0, "alt": "pick", "args": [2]})
+    assert not game.is_legal(state, {"seat": 1, "alt": "pick", "args": [2]})
+    assert game.is_legal(state, {"seat": 1, "alt": "pick", "args": [3]})
