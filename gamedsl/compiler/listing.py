@@ -21,7 +21,7 @@ lists in order and its condition run for that one combination, the verdict and t
 the interpreter's `Machine.is_listed`, without listing the others. And `L.any`: whether the
 choice has a move at all, found as `Machine.moves_for` with `first_only` finds it (the
 alternatives cheapest first, stopping at the first move), for a choice reached without
-being listed.
+being listed; generated and compiled apart (`generate_first`) the first time it is asked.
 
 As with the blocks (gamedsl/compiler/backend.py), the source holds no names or texts of the
 rules, only numbers and the generator's identifiers: an alternative's name, its lists and its
@@ -153,6 +153,34 @@ def _pretested(alt, j: int, passing: List[str], consts: List[str]) -> List[str]:
     return lines + ["    " + line for line in passing]
 
 
+_HEADER = ["def make(s, H):",
+           "    (RuleError, plain, MAX_MOVES, Table, product, enumerate_, listed_value, MISSING, passing,",
+           "     MAX_WORK) = H"]
+
+
+def _names(stmt) -> List[str]:
+    """The lines of `make` binding each alternative (A), its name (N), its parameters'
+    lists (D) and names (P)."""
+    lines = []
+    for j, alt in enumerate(stmt.alts):
+        lines.append(f"    A{j} = s.alts[{j}]")
+        lines.append(f"    N{j} = A{j}.name")
+        for k in range(len(alt.params)):
+            lines.append(f"    D{j}_{k} = A{j}.params[{k}].domain")
+            lines.append(f"    P{j}_{k} = A{j}.params[{k}].name")
+    return lines
+
+
+def generate_first(stmt) -> str:
+    """The source of `make(s, H)` (H as for `generate_choice`), returning `F(ctx, seat)`:
+    whether choice `s` has a move (see `_first_move`). Apart from the listing: only a
+    choice reached without being listed needs it."""
+    consts: List[str] = []
+    first = _first_move(stmt, consts)
+    lines = _HEADER + _names(stmt) + ["    " + line for line in dict.fromkeys(consts)]
+    return "\n".join(lines + ["    " + line for line in first] + ["    return F"]) + "\n"
+
+
 def _first_move(stmt, consts: List[str]) -> List[str]:
     """The source of `F(ctx, seat)`: whether the choice has a move, as Machine.moves_for
     with `first_only` finds it (the alternatives cheapest first, each one's lists in order
@@ -192,21 +220,13 @@ def generate_choice(stmt) -> str:
     """The source of `make(s, H)`, returning the listing function `L(ctx, seat)` of choice
     `s` (H: the machine's helpers: RuleError, plain, MAX_MOVES, Table, product, enumerate,
     listed_value, MISSING, passing, MAX_WORK), with `L.checks`: per alternative, its check of one move's
-    arguments `C(ctx, args)`, or None where the interpreter's is used, and `L.any(ctx, seat)`:
-    whether the choice has a move."""
-    lines = ["def make(s, H):",
-             "    (RuleError, plain, MAX_MOVES, Table, product, enumerate_, listed_value, MISSING, passing,",
-             "     MAX_WORK) = H"]
+    arguments `C(ctx, args)`, or None where the interpreter's is used."""
+    lines = list(_HEADER)
     consts: List[str] = []
     body: List[str] = ["blocks = []", "total = 0"]
     checks: List[str] = []
-    first = _first_move(stmt, consts)
+    lines += _names(stmt)
     for j, alt in enumerate(stmt.alts):
-        lines.append(f"    A{j} = s.alts[{j}]")
-        lines.append(f"    N{j} = A{j}.name")
-        for k in range(len(alt.params)):
-            lines.append(f"    D{j}_{k} = A{j}.params[{k}].domain")
-            lines.append(f"    P{j}_{k} = A{j}.params[{k}].name")
         if alt.fixed:
             checks += _check(alt, j, consts)
         if not alt.fixed:
@@ -242,9 +262,8 @@ def generate_choice(stmt) -> str:
     lines.append("    def L(ctx, seat):")
     lines += ["        " + line for line in body]
     lines += ["    " + line for line in checks]
-    lines += ["    " + line for line in first]
     made = ", ".join(f"C{j}" if alt.fixed else "None" for j, alt in enumerate(stmt.alts))
-    lines += [f"    L.checks = ({made}{',' if len(stmt.alts) == 1 else ''})", "    L.any = F", "    return L"]
+    lines += [f"    L.checks = ({made}{',' if len(stmt.alts) == 1 else ''})", "    return L"]
     return "\n".join(lines) + "\n"
 
 
@@ -257,17 +276,22 @@ def factory(program):
     def make(helpers):
         fns: list = [None] * len(stmts)
 
-        def lazy(sid):
-            def made():
-                namespace: dict = {}
-                code = compile(generate_choice(stmts[sid]), f"<gamedsl listing {sid}>", "exec")
-                exec(code, namespace)  # noqa: S102 - our own source: numbers and our names only
-                fn = fns[sid] = namespace["make"](stmts[sid], helpers)
-                return fn
+        def made(generate, sid, label):
+            namespace: dict = {}
+            code = compile(generate(stmts[sid]), f"<gamedsl {label} {sid}>", "exec")
+            exec(code, namespace)  # noqa: S102 - our own source: numbers and our names only
+            return namespace["make"](stmts[sid], helpers)
 
+        def lazy(sid):
             def first_run(ctx, seat):
-                return made()(ctx, seat)
-            first_run.any = lambda ctx, seat: made().any(ctx, seat)
+                fn = fns[sid] = made(generate_choice, sid, "listing")
+                fn.any = first_run.any
+                return fn(ctx, seat)
+
+            def first_any(ctx, seat):
+                fn = first_run.any = fns[sid].any = made(generate_first, sid, "first move")
+                return fn(ctx, seat)
+            first_run.any = first_any
             return first_run
 
         for sid, stmt in enumerate(stmts):
