@@ -782,7 +782,7 @@ class Machine:
         if not first_only:
             table = self.listing(state, seat)
             if table is not None:
-                return table.moves()
+                return table.moves(kept=False)
         choice = self._choice_for(state, seat)
         if choice is None:
             return []

@@ -93,12 +93,14 @@ class Table:
             return {"seat": self.seat, "alt": name, "args": args}
         raise IndexError(i)  # (unreachable: the count is the blocks' sizes)
 
-    def moves(self) -> List[dict]:
+    def moves(self, kept: bool = True) -> List[dict]:
+        """Every move, in order; without `kept` (a table nothing keeps: made for this call)
+        its listed moves themselves."""
         out: List[dict] = []
         seat = self.seat
         for name, domains, listed in self.blocks:
             if domains is None:
-                out += [_copied(m) for m in listed]
+                out += [_copied(m) for m in listed] if kept else listed
             elif len(domains) == 1:
                 out += [{"seat": seat, "alt": name, "args": [v]} for v in _handed(domains[0])]
             else:
