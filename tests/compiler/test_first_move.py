@@ -1,14 +1,17 @@
-"""A choice reached without being listed (`apply_legal(..., list_ahead=False)`, a secret
-choice) is only made sure to have a move: by the choice's generated search for a first move
-in the compiling back end (compiler/listing.py, `L.any`), by `moves_for(first_only=True)`
-in the interpreter. Both must agree: the same states after every move, the same failure
-(a choice with no move, a list that is not one, too much work) at the same line.
+"""A choice that is not listed when reached (a secret choice) is only made sure to have a
+move for each of its seats: by the choice's generated search for a first move in the
+compiling back end (compiler/listing.py, `generate_first`), by `moves_for(first_only=True)`
+in the interpreter. Both must agree: the same states after every move, the same failure (a
+seat with no move, a list that is not one, too much work) at the same line.
+
+The games here are the real and the generated ones with every `choose by X:` made secret
+(`choose secretly by each ... in [X]:`), so every decision goes through that search.
 """
 
 from __future__ import annotations
 
 import random
-from pathlib import Path
+import re
 
 import pytest
 
@@ -16,65 +19,61 @@ from gamedsl.errors import GameError, RuleError
 from gamedsl.pipeline import load
 from tests.support import rulegen
 
-ROOT = Path(__file__).resolve().parents[2]
 REAL = [p for p in rulegen.real_files() if p.name not in ("letter_tycoon.game", "wordomino.game")]
+_CHOOSE = re.compile(r"choose by (.+):")
 
 
-def outcome(game, state, move):
+def secret(text: str) -> str:
+    return _CHOOSE.sub(r"choose secretly by each fm_seat in [\1]:", text)
+
+
+def both(text: str):
     try:
-        return "ok", game.apply_legal(state, move, list_ahead=False)
+        a = load("first.game", text=text, backend="interpreter")
+    except GameError:
+        return None
+    return a, load("first.game", text=text, backend="compiled")
+
+
+def outcome(call):
+    try:
+        return "ok", call()
     except RuleError as err:
         return "failed", (err.code, str(err), err.span)
 
 
-def walk_both(a, b, players: int, seed: int, steps: int) -> int:
-    """Random moves made in both back ends; at each state every move (at most 12) applied
-    without listing ahead in both. The number of moves so compared."""
+def play_both(a, b, players: int, seed: int, steps: int) -> int:
+    """Random moves made in both back ends, the states and failures compared; the moves made."""
     rng = random.Random(seed)
-    sa, sb = a.new_game(players, seed), b.new_game(players, seed)
-    compared = 0
-    for _ in range(steps):
-        assert sa == sb
-        if a.is_over(sa):
-            break
-        moves = a.legal_moves(sa)
-        assert moves == b.legal_moves(sb)
-        for move in rng.sample(moves, min(12, len(moves))):
-            x, y = outcome(a, sa, move), outcome(b, sb, move)
-            assert x == y, move
-            compared += 1
+    x, y = outcome(lambda: a.new_game(players, seed)), outcome(lambda: b.new_game(players, seed))
+    assert x == y
+    made = 0
+    while x[0] == "ok" and made < steps and not a.is_over(x[1]):
+        moves = a.legal_moves(x[1])
+        assert moves == b.legal_moves(y[1])
         move = rng.choice(moves)
-        try:
-            sa, sb = a.apply(sa, move), b.apply(sb, move)
-        except RuleError:
-            break  # (the same failure: compared above)
-    return compared
+        x, y = outcome(lambda: a.apply(x[1], move)), outcome(lambda: b.apply(y[1], move))
+        assert x == y, move
+        made += 1
+    return made
 
 
 @pytest.mark.parametrize("path", REAL, ids=[p.name for p in REAL])
-def test_a_choice_reached_unlisted_has_a_move_alike_in_both_back_ends(path):
-    try:
-        a = load(str(path), backend="interpreter")
-    except GameError:
-        return
-    b = load(str(path), backend="compiled")
-    assert walk_both(a, b, a.min_players, 1, 25) > 0
+def test_every_choice_made_secret_plays_alike_in_both_back_ends(path):
+    games = both(secret(path.read_text("utf-8")))
+    if games is not None:
+        play_both(*games, games[0].min_players, 1, 25)
 
 
-def test_generated_games_reach_choices_unlisted_alike():
-    compared = 0
-    for seed in range(30):
-        text = rulegen.typed_game(random.Random(f"first-move-{seed}"))
-        try:
-            a = load("fuzz-first.game", text=text, backend="interpreter")
-        except GameError:
+def test_generated_games_with_secret_choices_play_alike():
+    made = loaded = 0
+    for seed in range(60):
+        games = both(secret(rulegen.typed_game(random.Random(f"first-move-{seed}"))))
+        if games is None:
             continue
-        b = load("fuzz-first.game", text=text, backend="compiled")
-        try:
-            compared += walk_both(a, b, a.min_players, seed, 12)
-        except RuleError:
-            pass  # (new_game failed: alike, or the states above would differ)
-    assert compared > 50
+        loaded += 1
+        made += play_both(*games, games[0].min_players, seed, 12)
+    assert loaded >= 20 and made > 30
 
 
 STUCK = """game "stuck"
@@ -86,7 +85,7 @@ turn:
   choose by current:
     grow "grow":
       n += 1
-  choose by current:
+  choose secretly by each p in [current]:
     take(x in [1, 2, 3]) "take {x}" if x > n:
       n += x
     skip(y in range(0, 3 - n)) "skip {y}":
@@ -94,23 +93,14 @@ turn:
 """
 
 
-def test_a_choice_with_no_move_fails_alike_when_reached_unlisted():
-    games = [load("stuck.game", text=STUCK, backend=b) for b in ("interpreter", "compiled")]
-    results = []
-    for game in games:
+def test_a_secret_choice_with_no_move_fails_alike():
+    a, b = both(STUCK)
+    failures = []
+    for game in (a, b):
         state = game.new_game(2, 0)
-        for _ in range(3):
-            state = game.apply_legal(state, {"seat": state["flow"]["current"], "alt": "grow", "args": []},
-                                     list_ahead=False) if state["pending"]["s"] == 0 else state
-            move = next(iter(game.legal_moves(state)), None)
-            if move is None:
-                break
-            results.append(outcome(game, state, move)[0])
-            try:
-                state = game.apply_legal(state, move, list_ahead=False)
-            except RuleError as err:
-                results.append((err.code, str(err)))
-                break
-    half = len(results) // 2
-    assert results[:half] == results[half:]
-    assert any(isinstance(r, tuple) and r[0] == "E503" for r in results)
+        try:
+            while True:
+                state = game.apply(state, game.legal_moves(state)[-1])
+        except RuleError as err:
+            failures.append((err.code, str(err), err.span))
+    assert failures[0] == failures[1] and failures[0][0] == "E503"

@@ -96,7 +96,7 @@ turn:
   choose by current:
     pick(n in [1, 2]) "pick {n}":
       picked = n
-  choose by current:
+  choose secretly by each p in [current]:
     pick(n in [3, 4]) "pick {n}":
       picked = n
   if picked == 4:
@@ -105,14 +105,13 @@ turn:
 
 
 def test_a_decision_reached_unlisted_is_not_checked_against_the_one_before():
-    """The same seat, the same alternative, a new decision reached in place without being
-    listed (a search's `list_ahead=False`): its moves are its own lists', not the last
-    table's."""
+    """The same seat, the same alternative, a new decision reached in place (a secret one,
+    which is not listed when reached): its moves are its own lists', not the last table's."""
     game = load("twice.game", text=TWICE)
     state = game.new_game(2, seed=0)
     one = {"seat": 0, "alt": "pick", "args": [1]}
     assert game.is_legal(state, one)
-    game.apply_legal(state, one, in_place=True, list_ahead=False)
+    game.apply_legal(state, one, in_place=True)
     assert game.waiting_for(state) == [0]
     assert not game.is_legal(state, one)
     assert game.is_legal(state, {"seat": 0, "alt": "pick", "args": [3]})
