@@ -18,7 +18,10 @@ code meet anything but the common case, the list's closures answer or raise the 
 from the work counted before. Beside the listing, each alternative whose moves are a product
 of lists gets a check of one move (`L.checks`, by alternative): its arguments found in those
 lists in order and its condition run for that one combination, the verdict and the errors of
-the interpreter's `Machine.is_listed`, without listing the others.
+the interpreter's `Machine.is_listed`, without listing the others. And `L.any`: whether the
+choice has a move at all, found as `Machine.moves_for` with `first_only` finds it (the
+alternatives cheapest first, stopping at the first move), for a choice reached without
+being listed; generated and compiled apart (`generate_first`) the first time it is asked.
 
 As with the blocks (gamedsl/compiler/backend.py), the source holds no names or texts of the
 rules, only numbers and the generator's identifiers: an alternative's name, its lists and its
@@ -33,6 +36,7 @@ from typing import List
 from gamedsl.syntax import ast as A
 from gamedsl.runtime import builtins as B
 from gamedsl.runtime import program as P
+from gamedsl.runtime.machine import cheapest_first
 
 
 def listed_here(stmt) -> bool:
@@ -149,23 +153,80 @@ def _pretested(alt, j: int, passing: List[str], consts: List[str]) -> List[str]:
     return lines + ["    " + line for line in passing]
 
 
-def generate_choice(stmt) -> str:
-    """The source of `make(s, H)`, returning the listing function `L(ctx, seat)` of choice
-    `s` (H: the machine's helpers: RuleError, plain, MAX_MOVES, Table, product, enumerate,
-    listed_value, MISSING, passing, MAX_WORK), with `L.checks`: per alternative, its check of one move's
-    arguments `C(ctx, args)`, or None where the interpreter's is used."""
-    lines = ["def make(s, H):",
-             "    (RuleError, plain, MAX_MOVES, Table, product, enumerate_, listed_value, MISSING, passing,",
-             "     MAX_WORK) = H"]
-    consts: List[str] = []
-    body: List[str] = ["blocks = []", "total = 0"]
-    checks: List[str] = []
+_HEADER = ["def make(s, H):",
+           "    (RuleError, plain, MAX_MOVES, Table, product, enumerate_, listed_value, MISSING, passing,",
+           "     MAX_WORK) = H"]
+
+
+def _names(stmt) -> List[str]:
+    """The lines of `make` binding each alternative (A), its name (N), its parameters'
+    lists (D) and names (P)."""
+    lines = []
     for j, alt in enumerate(stmt.alts):
         lines.append(f"    A{j} = s.alts[{j}]")
         lines.append(f"    N{j} = A{j}.name")
         for k in range(len(alt.params)):
             lines.append(f"    D{j}_{k} = A{j}.params[{k}].domain")
             lines.append(f"    P{j}_{k} = A{j}.params[{k}].name")
+    return lines
+
+
+def generate_first(stmt) -> str:
+    """The source of `make(s, H)` (H as for `generate_choice`), returning `F(ctx, seat)`:
+    whether choice `s` has a move (see `_first_move`). Apart from the listing: only a
+    choice reached without being listed needs it."""
+    consts: List[str] = []
+    first = _first_move(stmt, consts)
+    lines = _HEADER + _names(stmt) + ["    " + line for line in dict.fromkeys(consts)]
+    return "\n".join(lines + ["    " + line for line in first] + ["    return F"]) + "\n"
+
+
+def _first_move(stmt, consts: List[str]) -> List[str]:
+    """The source of `F(ctx, seat)`: whether the choice has a move, as Machine.moves_for
+    with `first_only` finds it (the alternatives cheapest first, each one's lists in order
+    until one is empty, its first passing combination by the interpreter's loop), with the
+    lists written as the listing writes them."""
+    lines = ["def F(ctx, seat):"]
+    index = {id(alt): j for j, alt in enumerate(stmt.alts)}
+    for alt in cheapest_first(stmt.alts):
+        j = index[id(alt)]
+        if not alt.fixed:
+            lines += ["    out = []", f"    enumerate_(ctx, A{j}, 0, [], seat, out, True, 0)",
+                      "    if out:", "        return True"]
+            continue
+        indent = "    "
+        names = []
+        for k in range(len(alt.params)):
+            x = f"x{k}"
+            names.append(x)
+            lines += [indent + line for line in _domain(alt, j, k, x, consts)]
+            lines += [indent + f"if not isinstance({x}, list):",
+                      indent + "    " + _NOT_A_LIST.format(j=j, k=k, x=x),
+                      indent + f"if {x}:"]
+            indent += "    "
+        if alt.guard is None:
+            lines.append(indent + "return True")
+            if not names:
+                return lines  # (a move at once: the alternatives after it are never tried)
+            continue
+        count = " * ".join(f"len({x})" for x in names) or "1"
+        passing = ["out = []", f"passing(ctx, A{j}, [{', '.join(names)}], c, seat, out, True, 0)",
+                   "if out:", "    return True"]
+        lines += [indent + f"c = {count}"] + [indent + line for line in _pretested(alt, j, passing, consts)]
+    return lines + ["    return False"]
+
+
+def generate_choice(stmt) -> str:
+    """The source of `make(s, H)`, returning the listing function `L(ctx, seat)` of choice
+    `s` (H: the machine's helpers: RuleError, plain, MAX_MOVES, Table, product, enumerate,
+    listed_value, MISSING, passing, MAX_WORK), with `L.checks`: per alternative, its check of one move's
+    arguments `C(ctx, args)`, or None where the interpreter's is used."""
+    lines = list(_HEADER)
+    consts: List[str] = []
+    body: List[str] = ["blocks = []", "total = 0"]
+    checks: List[str] = []
+    lines += _names(stmt)
+    for j, alt in enumerate(stmt.alts):
         if alt.fixed:
             checks += _check(alt, j, consts)
         if not alt.fixed:
@@ -215,13 +276,22 @@ def factory(program):
     def make(helpers):
         fns: list = [None] * len(stmts)
 
+        def made(generate, sid, label):
+            namespace: dict = {}
+            code = compile(generate(stmts[sid]), f"<gamedsl {label} {sid}>", "exec")
+            exec(code, namespace)  # noqa: S102 - our own source: numbers and our names only
+            return namespace["make"](stmts[sid], helpers)
+
         def lazy(sid):
             def first_run(ctx, seat):
-                namespace: dict = {}
-                code = compile(generate_choice(stmts[sid]), f"<gamedsl listing {sid}>", "exec")
-                exec(code, namespace)  # noqa: S102 - our own source: numbers and our names only
-                fn = fns[sid] = namespace["make"](stmts[sid], helpers)
+                fn = fns[sid] = made(generate_choice, sid, "listing")
+                fn.any = first_run.any
                 return fn(ctx, seat)
+
+            def first_any(ctx, seat):
+                fn = first_run.any = fns[sid].any = made(generate_first, sid, "first move")
+                return fn(ctx, seat)
+            first_run.any = first_any
             return first_run
 
         for sid, stmt in enumerate(stmts):

@@ -2,7 +2,10 @@
 
 A state is one plain JSON-serialisable dict; apply() never changes the state it
 is given (it works on a copy), so a refused move or a failing rule leaves the
-caller's state exactly as it was.
+caller's state exactly as it was. Nor does a caller change a state the engine
+handed out in place (a copy from `clone`, or one read back from JSON, is the
+caller's own): the engine keeps what it listed at the state's pending decision,
+and checks a move made there against that listing.
 """
 
 from __future__ import annotations
@@ -244,6 +247,8 @@ class Game:
         if _too_deep(move["args"]):
             # no move's arguments nest deeper than a list of cells: reading on would only recurse
             raise MoveError(f"a move's arguments are nested at most {MAX_ARG_DEPTH} deep", "malformed")
+        if self._machine.listed_when_reached(state, move):
+            return move  # (of the seat the decision waits for, listed there)
         waiting = self.waiting_for(state)
         if move["seat"] not in waiting:
             who = ", ".join(f"P{p + 1}" for p in waiting) or "nobody"

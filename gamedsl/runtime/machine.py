@@ -28,6 +28,8 @@ from gamedsl.runtime.state import clone
 # The `alt` of the move a client sends when a timed choice's clock runs out: a move's name is
 # a NAME of the rules, which never holds '@', so it cannot be mistaken for an alternative.
 TIMEOUT = "@timeout"
+# the choices reached whose tables are kept for checking a move (a search's path, a walk's depth)
+REACHED = 16
 MAX_MOVES = 100_000   # legal moves of one choice: more is a mistake, and would fill the memory
 _LOOPS = ("for", "while", "rep")
 
@@ -51,6 +53,13 @@ class Machine:
         # same decision that nearly always follows (a bot's, a client's): (state, its pending,
         # seat, moves). Handed out once, so the caller owns the list.
         self._listed = None
+        # The tables listed when choices were reached, the last REACHED of them, by the
+        # state's id: id(state) -> (state, its pending, seat, table). A move checked on the
+        # same state, at the same decision, is found in its table without working the
+        # parameters' lists out again (callers never change a state the engine made in
+        # place: Game's docstring). Each entry holds its state, so no other state can
+        # take its id meanwhile.
+        self._reached: dict = {}
         self._looks_of = None   # (catalogue, each component's look, those with copies): see one_of_each
         self._positions: dict = {}  # id(an alternative) -> (it, its component parameters' places)
         self._table_positions: dict = {}  # id(a choice's alternatives) -> (them, their places)
@@ -725,7 +734,7 @@ class Machine:
             return
         if self._choice_facts(s.sid)[0]:
             # a typed move's suggestions may be a bot's whole search: the first one will do
-            listed = self.moves_for(state, player, first_only=True)
+            listed = self.has_move(state, player)
         else:
             try:
                 table = self.listing(state, player)
@@ -737,6 +746,11 @@ class Machine:
             else:
                 listed = table.count
                 self._listed = (state, state["pending"], player, table)
+                if type(table) is Table:
+                    reached = self._reached
+                    if len(reached) >= REACHED and id(state) not in reached:
+                        del reached[next(iter(reached))]
+                    reached[id(state)] = self._listed
         if not listed:
             state["pending"] = None
             self._listed = None
@@ -751,7 +765,7 @@ class Machine:
             return
         state["pending"] = {"s": s.sid, "players": list(dict.fromkeys(players)), "got": {}}
         for p in state["pending"]["players"]:
-            if not self.moves_for(state, p, first_only=True):
+            if not self.has_move(state, p):
                 state["pending"] = None
                 raise RuleError("E503", f"P{p + 1} has no legal move here", s.span)
 
@@ -780,7 +794,7 @@ class Machine:
         if not first_only:
             table = self.listing(state, seat)
             if table is not None:
-                return table.moves()
+                return table.moves(kept=False)
         choice = self._choice_for(state, seat)
         if choice is None:
             return []
@@ -926,10 +940,13 @@ class Machine:
         if not any(positions.values()):
             return table
         # Nothing to merge when every block naming components is a product of lists of
-        # components none of which has a look-alike: the usual case, found without a look.
+        # components no two of which are alike in kind, attributes, faces and text (as
+        # one_of_each finds for the moves listed): the usual case, found without a look.
         copies = self._copies(state)
-        n = len(self._looks_of[1])
+        statics = self._looks_of[1]
+        n = len(statics)
         ints = _INTS
+        named: set = set()
         for name, domains, listed in table.blocks:
             comps = positions.get(name)
             if comps:
@@ -937,14 +954,15 @@ class Machine:
                     break
                 for i in comps:  # (_no_copies of each list, written out: once per listing)
                     d = domains[i]
-                    kinds = set(map(type, d))
-                    if kinds and not (kinds <= ints and min(d) >= 0 and max(d) < n and copies.isdisjoint(d)):
+                    if d and not (set(map(type, d)) <= ints and min(d) >= 0 and max(d) < n):
                         break
+                    named.update(d)
                 else:
                     continue
                 break
         else:
-            return table
+            if copies.isdisjoint(named) or len(set(map(statics.__getitem__, named))) == len(named):
+                return table
         looks: dict = {}
         made = []
 
@@ -1075,6 +1093,20 @@ class Machine:
         ctx = self.ctx(state, choice[1], pure=True)
         ctx.memo = {}
         return self.one_of_each_table(state, seat, choice[0], fn(ctx, seat))
+
+    def has_move(self, state, seat: int) -> bool:
+        """Whether `seat` has a legal move at the pending decision: `moves_for` with
+        `first_only`, by the choice's generated search for a first move where it has one."""
+        sid = state["pending"]["s"]
+        fn = self.listers[sid] if sid < len(self.listers) else None
+        if fn is None:
+            return bool(self.moves_for(state, seat, first_only=True))
+        choice = self._choice_for(state, seat)
+        if choice is None:
+            return False
+        ctx = self.ctx(state, choice[1], pure=True)
+        ctx.memo = {}
+        return fn.any(ctx, seat)
 
     def listing_helpers(self) -> tuple:
         """What a generated listing calls: the errors' class and writer, the most moves of a
@@ -1284,6 +1316,33 @@ class Machine:
                 return True
         return False
 
+    def listed_when_reached(self, state: dict, move: dict) -> bool:
+        """Whether `move` is among the moves of the table listed when the state's pending
+        choice was reached (False says nothing: the move may still be legal, e.g. naming a
+        look-alike copy the table lists once): its arguments in the lists of an alternative
+        without a condition, or the move among those listed. Those are what the check would
+        work out again from the same state; no caller holds them (a table hands out copies)."""
+        entry = self._reached.get(id(state))
+        if entry is None or entry[0] is not state or entry[1] is not state["pending"] or entry[2] != move["seat"]:
+            return False
+        name, args = move["alt"], move["args"]
+        for alt, domains, listed in entry[3].blocks:
+            if alt != name:
+                continue
+            if domains is None:
+                # (the moves its condition let through: one equal to it, truths apart from numbers)
+                for m in listed:
+                    if m["args"] == args and all((type(x) is bool) == (type(y) is bool)
+                                                 for x, y in zip(m["args"], args)):
+                        return True
+            elif len(domains) == len(args):
+                for d, a in zip(domains, args):
+                    if listed_value(d, a) is MISSING:
+                        break
+                else:
+                    return True
+        return False
+
     @staticmethod
     def _allows(ctx, alt, args) -> bool:
         env = ctx.env
@@ -1368,9 +1427,7 @@ class Machine:
             by_name: dict = {}
             for a in alts:
                 by_name.setdefault(a.name, a)
-            # cheapest first: an alternative with nothing to choose and no condition is a
-            # move at once; a typed move's suggestions may be a bot's whole search
-            first = sorted(alts, key=lambda a: 2 if a.typed is not None else (0 if not a.params and a.guard is None else 1))
+            first = cheapest_first(alts)
             facts = self._facts[sid] = (any(a.typed is not None for a in alts), by_name, first)
         return facts
 
@@ -1452,6 +1509,13 @@ class Machine:
 
 
 MISSING = object()
+
+
+def cheapest_first(alts) -> list:
+    """A choice's alternatives in the order a search for its first move tries them: one
+    with nothing to choose and no condition is a move at once; a typed move's suggestions
+    may be a bot's whole search."""
+    return sorted(alts, key=lambda a: 2 if a.typed is not None else (0 if not a.params and a.guard is None else 1))
 
 
 def listed_value(domain: list, arg):

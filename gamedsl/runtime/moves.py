@@ -11,8 +11,34 @@ itertools.product gives them: the last parameter changes fastest).
 
 from __future__ import annotations
 
+import marshal
 from itertools import product
 from typing import List
+
+_FLAT = frozenset({int, str, bool, float, type(None)})
+
+
+def _fresh(value):
+    """A value of a list, as a move hands it out: a list or an object copied whole, so a
+    caller changing a move changes neither the table nor the check made against it
+    (Machine.listed_when_reached)."""
+    if type(value) in _FLAT:
+        return value
+    if type(value) is list and _FLAT.issuperset(map(type, value)):
+        return list(value)  # (a cell, a list of components)
+    return marshal.loads(marshal.dumps(value))
+
+
+def _copied(move: dict) -> dict:
+    """A listed move as a table hands it out (see `_fresh`)."""
+    return {"seat": move["seat"], "alt": move["alt"],
+            "args": [v if type(v) in _FLAT else _fresh(v) for v in move["args"]]}
+
+
+def _handed(domain: list) -> list:
+    """The values of a list as moves hand them out (see `_fresh`): the list itself when all
+    are numbers, texts, truths or none (the usual case)."""
+    return domain if set(map(type, domain)) <= _FLAT else [_fresh(v) for v in domain]
 
 
 class Listed:
@@ -38,8 +64,8 @@ class Listed:
 
 class Table:
     """blocks: (alternative's name, its parameters' lists, None) for a product of lists,
-    (name, None, moves) for moves listed; `count`: the moves in all. `moves()` is called
-    at most once (the listed moves are handed out, not copied)."""
+    (name, None, moves) for moves listed; `count`: the moves in all. What it hands out
+    (`at`, `moves`) is the caller's: no list or move of the table's own."""
 
     __slots__ = ("seat", "blocks", "count")
 
@@ -52,8 +78,7 @@ class Table:
         for name, domains, listed in self.blocks:
             if domains is None:
                 if i < len(listed):
-                    m = listed[i]
-                    return {"seat": m["seat"], "alt": m["alt"], "args": list(m["args"])}
+                    return _copied(listed[i])
                 i -= len(listed)
                 continue
             size = 1
@@ -65,21 +90,25 @@ class Table:
             args = []
             for d in reversed(domains):
                 i, k = divmod(i, len(d))
-                args.append(d[k])
+                v = d[k]
+                args.append(v if type(v) in _FLAT else _fresh(v))
             args.reverse()
             return {"seat": self.seat, "alt": name, "args": args}
         raise IndexError(i)  # (unreachable: the count is the blocks' sizes)
 
-    def moves(self) -> List[dict]:
+    def moves(self, kept: bool = True) -> List[dict]:
+        """Every move, in order; without `kept` (a table nothing keeps: made for this call)
+        its listed moves themselves."""
         out: List[dict] = []
         seat = self.seat
         for name, domains, listed in self.blocks:
             if domains is None:
-                out += listed
+                out += [_copied(m) for m in listed] if kept else listed
             elif len(domains) == 1:
-                out += [{"seat": seat, "alt": name, "args": [v]} for v in domains[0]]
+                out += [{"seat": seat, "alt": name, "args": [v]} for v in _handed(domains[0])]
             else:
-                out += [{"seat": seat, "alt": name, "args": [*args]} for args in product(*domains)]
+                out += [{"seat": seat, "alt": name, "args": [*args]}
+                        for args in product(*[_handed(d) for d in domains])]
         return out
 
 

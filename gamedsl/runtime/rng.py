@@ -31,16 +31,21 @@ def below(holder: dict, n: int) -> int:
             return r % n
 
 
+# `below`'s limit for each n up to a large deck's size: the largest multiple of n in 64 bits
+_LIMITS = (0,) + tuple((1 << 64) - ((1 << 64) % n) for n in range(1, 257))
+
+
 def shuffle(holder: dict, items: list) -> None:
     # `below` for each position, written out: a deck is shuffled at every game's start
     state = holder["rng"]
+    mask, limits = _MASK, _LIMITS
     for i in range(len(items) - 1, 0, -1):
         n = i + 1
-        limit = (1 << 64) - ((1 << 64) % n)
+        limit = limits[n] if n <= 256 else (1 << 64) - ((1 << 64) % n)
         while True:
-            state = (state + 0x9E3779B97F4A7C15) & _MASK
-            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
-            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+            state = (state + 0x9E3779B97F4A7C15) & mask
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & mask
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & mask
             r = z ^ (z >> 31)
             if r < limit:
                 break

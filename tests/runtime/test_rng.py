@@ -22,6 +22,15 @@ def test_shuffle_is_fisher_yates_over_below():
         assert (a, h1) == (b, h2)
 
 
+def test_a_deck_past_the_kept_limits_shuffles_as_below_draws():
+    for size in (255, 256, 257, 300):
+        a, b = list(range(size)), list(range(size))
+        h1, h2 = {"rng": rng.seed_state(size)}, {"rng": rng.seed_state(size)}
+        _shuffle_by_below(h1, a)
+        rng.shuffle(h2, b)
+        assert (a, h1) == (b, h2)
+
+
 def test_a_seed_deals_as_it_always_has():
     # pinned: changing these breaks every saved log and scenario that relies on a seed
     holder = {"rng": rng.seed_state(2026)}
