@@ -41,6 +41,12 @@ def _handed(domain: list) -> list:
     return domain if set(map(type, domain)) <= _FLAT else [_fresh(v) for v in domain]
 
 
+def _keys_of(moves: List[dict]) -> list:
+    """(alternative, *arguments) of each move, the arguments as a move hands them out."""
+    return [(m["alt"], *m["args"]) if _FLAT.issuperset(map(type, m["args"])) else (m["alt"], *_copied(m)["args"])
+            for m in moves]
+
+
 class Listed:
     """Moves listed one by one (the interpreter's listing): `at(i)` is a copy, so a caller
     changing it changes neither the table nor the list `moves()` hands out once."""
@@ -59,7 +65,7 @@ class Listed:
         return self.listed
 
     def keys(self) -> list:
-        return [(m["alt"], *m["args"]) for m in self.listed]
+        return _keys_of(self.listed)
 
 
 class Table:
@@ -114,15 +120,15 @@ class Table:
 
     def keys(self) -> list:
         """(alternative, *arguments) of each move, in order, without the moves: a move's
-        values as they are (a list stays a list: such a key is not hashable)."""
+        values as it hands them out (a list stays a list, a copy: such a key is not hashable)."""
         out: list = []
         for name, domains, listed in self.blocks:
             if domains is None:
-                out += [(m["alt"], *m["args"]) for m in listed]
+                out += _keys_of(listed)
             elif len(domains) == 1:
-                out += [(name, v) for v in domains[0]]
+                out += [(name, v) for v in _handed(domains[0])]
             else:
-                out += [(name, *args) for args in product(*domains)]
+                out += [(name, *args) for args in product(*[_handed(d) for d in domains])]
         return out
 
 

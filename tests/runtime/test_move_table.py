@@ -158,3 +158,20 @@ def test_a_memo_keeps_a_score_only_for_the_values_it_read():
     hits = memo.hits
     assert game.heuristics(after, memo) == [2, 0]
     assert memo.hits == hits + 1
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreter"])
+def test_a_tables_keys_are_the_callers_own(backend):
+    # tic-tac-toe's cells are lists: a key changed in place changes neither the table nor
+    # the moves listed or checked after it
+    game = load(str(ROOT / "examples" / "tictactoe.game"), backend=backend)
+    state = game.new_game(2, seed=1)
+    legal = game.legal_moves(state, 0)
+    table = game.move_table(state, 0)
+    for key in table.keys():
+        for v in key[1:]:
+            if isinstance(v, list):
+                v.append(99)
+    assert table.moves() == legal == game.legal_moves(state, 0)
+    assert table.keys() == [(m["alt"], *m["args"]) for m in legal]
+    assert game.is_legal(state, legal[0])
