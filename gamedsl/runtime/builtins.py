@@ -584,8 +584,9 @@ for _name in ("range", "cells", "empty_cells", "letters_of", "upper", "lower", "
 # ---------------------------------------------------------------- the common case first
 # Word games call these for every word they check (each suggested word of a listing: tens of
 # thousands of times a game). Each answers the common case itself (plain texts, lists of
-# texts), charging its result as _counted does (one call of `charge`); anything else goes to
-# the general version above, which gives the same answer or the same error.
+# texts), charging its result as _counted does (added in place: `charge` only says it went past
+# the limit); anything else goes to the general version above, which gives the same answer or
+# the same error.
 
 
 def _quick(name: str):
@@ -602,7 +603,9 @@ def _letters_quick(ctx, span, t):
     if type(t) is not str:
         return _letters_quick.general(ctx, span, t)
     out = list(t)
-    charge(ctx, len(out), span)
+    ctx.work += len(out)
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)  # (says so)
     return out
 
 
@@ -613,7 +616,9 @@ def _quick_case(name: str, convert):
         if type(t) is not str:
             return quick.general(ctx, span, t)
         out = convert(t)
-        charge(ctx, len(out) >> 6, span)
+        ctx.work += len(out) >> 6
+        if ctx.work > MAX_WORK:
+            charge(ctx, 0, span)  # (says so)
         return out
     return quick
 
@@ -629,7 +634,9 @@ def _replace_quick(ctx, span, t, old, new):
             and len(t) <= MAX_LENGTH):
         return _replace_quick.general(ctx, span, t, old, new)
     out = t.replace(old, new)
-    charge(ctx, len(out) >> 6, span)
+    ctx.work += len(out) >> 6
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)  # (says so)
     return out
 
 
@@ -638,7 +645,9 @@ def _split_quick(ctx, span, t, sep):
     if not (type(t) is str and type(sep) is str):
         return _split_quick.general(ctx, span, t, sep)
     out = [p.strip() for p in (t.split(sep) if sep.strip() else t.split()) if p.strip()]
-    charge(ctx, len(out), span)
+    ctx.work += len(out)
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)  # (says so)
     return out
 
 
@@ -654,7 +663,9 @@ def _join_quick(ctx, span, v, sep=""):
     if size > MAX_LENGTH:
         return _join_quick.general(ctx, span, v, sep)
     out = sep.join(v)
-    charge(ctx, len(out) >> 6, span)
+    ctx.work += len(out) >> 6
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)  # (says so)
     return out
 
 
@@ -670,7 +681,9 @@ def _flatten_quick(ctx, span, v):
     if size > MAX_LENGTH:
         return _flatten_quick.general(ctx, span, v)
     out = [x for part in v for x in part]
-    charge(ctx, len(out), span)
+    ctx.work += len(out)
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)  # (says so)
     return out
 
 
@@ -706,7 +719,9 @@ def _without_quick(ctx, span, items, taken):
                         owed[x] = n - 1
                         continue
                 out.append(x)
-    charge(ctx, len(out), span)
+    ctx.work += len(out)
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)  # (says so)
     return out
 
 
@@ -715,7 +730,9 @@ def _range_quick(ctx, span, a, b):
     if not (type(a) is int and type(b) is int and b - a <= 100_000):
         return _range_quick.general(ctx, span, a, b)
     out = list(range(a, b + 1))
-    charge(ctx, len(out), span)
+    ctx.work += len(out)
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)  # (says so)
     return out
 
 
@@ -724,7 +741,9 @@ def _fold_quick(ctx, span, words, w):
     if type(w) is not str or type(words) is not WordList:
         return _fold_quick.general(ctx, span, words, w)
     out = words.fold(w)
-    charge(ctx, len(out) >> 6, span)
+    ctx.work += len(out) >> 6
+    if ctx.work > MAX_WORK:
+        charge(ctx, 0, span)  # (says so)
     return out
 
 

@@ -25,6 +25,7 @@ from gamedsl.runtime.values import (as_list,
                                     plain,
                                     word_list)
 from gamedsl.errors import RuleError
+from gamedsl.runtime.wordlists import WordList
 
 MAX_PICKS = 20_000  # choices made by one picks() call
 
@@ -211,7 +212,7 @@ class WordLineReader:
     def lines(self, board: dict, runs, placed_letters: dict) -> List[List[str]]:
         out = []
         for line, placed in runs:
-            letters = tuple(placed_letters[c] if c in placed_letters else board[c] for c in line)
+            letters = tuple([placed_letters[c] if c in placed_letters else board[c] for c in line])
             found = self.line(letters, tuple(placed))
             if found:
                 out.append(found)
@@ -219,6 +220,11 @@ class WordLineReader:
 
 
 def word_lines(ctx, span, words, zone, cells, letters, n, ways):
+    memo = ctx.memo
+    if memo is not None:
+        found = _lines_known(memo, words, zone, cells, letters, n, ways)
+        if found is not None:
+            return found
     what = "word_lines"
     words = word_list(span, what, words)
     both = _ways(ways, span, what)
@@ -238,6 +244,26 @@ def word_lines(ctx, span, words, zone, cells, letters, n, ways):
     if memo is not None and key is not None:
         memo[key] = found
     return found
+
+
+def _lines_known(memo: dict, words, zone, cells, letters, n, ways):
+    """word_lines' answer kept in `memo` for arguments of the exact types a checked rule
+    passes (a word list, cells of two whole numbers, whole numbers n and ways), as the
+    checked call would find it; None if not kept, or for anything else. A key in the memo
+    was made from arguments that passed the checks, and these are equal to them."""
+    if not (type(words) is WordList and type(n) is int and n >= 1 and (ways == 2 or ways == 4)
+            and type(ways) is int and type(cells) is list and type(letters) is list):
+        return None
+    coords = []
+    for c in cells:
+        if not (type(c) is list and len(c) == 2 and type(c[0]) is int and type(c[1]) is int):
+            return None
+        coords.append((c[0], c[1]))
+    key = ("tiling lines", id(words), n, ways == 4, tuple(zone), tuple(coords), tuple(letters))
+    try:
+        return memo.get(key)
+    except TypeError:  # (letters that cannot be a key)
+        return None
 
 
 def _lines_key(words, n, both, zone, cells, letters):

@@ -15,6 +15,7 @@ import pytest
 
 from gamedsl.errors import MoveError, RuleError
 from gamedsl.pipeline import load
+from gamedsl.runtime.ctx import Ctx
 from gamedsl.syntax.parser import parse
 
 # ---------------------------------------------------------------- helpers
@@ -421,7 +422,6 @@ def test_word_placements_read_four_ways_when_asked(wordy, ca):
 def test_word_lines_answer_alike_within_a_listing_after_word_placements(wordy, ca):
     """While moves are listed (one memo for the listing), word_lines of a placement that
     word_placements just read is taken from it: it must be the same answer as alone."""
-    from gamedsl.runtime.ctx import Ctx
 
     def listing_ctx():
         ctx = Ctx(wordy.program, ca, {}, wordy.catalogue(ca), pure=True)
@@ -706,3 +706,18 @@ def test_a_secret_choice_recorded_but_not_carried_out_leaves_moved_alone(tmp_pat
 def test_a_cell_is_a_list_of_two_numbers(value, cell):
     from gamedsl.runtime.values import is_cell
     assert is_cell(value) is cell
+
+
+def test_word_lines_kept_in_a_listing_answer_only_the_arguments_that_pass_the_checks(wordy):
+    """While moves are listed word_lines' answers are kept by their arguments; a cell that
+    is equal to a kept one without being a cell (true for 1) is still refused."""
+    state = run(wordy, wordy.new_game(2), 'move l("c") to board at (0, 0)')
+    ctx = Ctx(wordy.program, state, {}, wordy.catalogue(state), pure=True)
+    ctx.memo = {}
+    lines = wordy.snippets.expr(_expr('word_lines(dict, board, [(1, 0)], ["a"], 2, 2)'))
+    assert lines(ctx) == []
+    assert lines(ctx) == []
+    for bad in ('[(true, 0)]', '[(1, 0), (1, 0)]'):
+        with pytest.raises(RuleError) as err:
+            wordy.snippets.expr(_expr(f'word_lines(dict, board, {bad}, ["a"], 2, 2)'))(ctx)
+        assert err.value.code == "E504"
