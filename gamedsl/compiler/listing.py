@@ -194,16 +194,8 @@ def _first_move(stmt, consts: List[str]) -> List[str]:
             lines += ["    out = []", f"    enumerate_(ctx, A{j}, 0, [], seat, out, True, 0)",
                       "    if out:", "        return True"]
             continue
-        indent = "    "
-        names = []
-        for k in range(len(alt.params)):
-            x = f"x{k}"
-            names.append(x)
-            lines += [indent + line for line in _domain(alt, j, k, x, consts)]
-            lines += [indent + f"if not isinstance({x}, list):",
-                      indent + "    " + _NOT_A_LIST.format(j=j, k=k, x=x),
-                      indent + f"if {x}:"]
-            indent += "    "
+        more, names, indent = _lists(alt, j, consts, "    ")
+        lines += more
         if alt.guard is None:
             lines.append(indent + "return True")
             if not names:
@@ -214,6 +206,22 @@ def _first_move(stmt, consts: List[str]) -> List[str]:
                    "if out:", "    return True"]
         lines += [indent + f"c = {count}"] + [indent + line for line in _pretested(alt, j, passing, consts)]
     return lines + ["    return False"]
+
+
+def _lists(alt, j: int, consts: List[str], indent: str):
+    """The lines working out alternative j's parameters' lists in turn, each under the test
+    that the one before is not empty (as the listing stops at an empty one); the lists'
+    names, and the indent inside the last test."""
+    lines, names = [], []
+    for k in range(len(alt.params)):
+        x = f"x{k}"
+        names.append(x)
+        lines += [indent + line for line in _domain(alt, j, k, x, consts)]
+        lines += [indent + f"if not isinstance({x}, list):",
+                  indent + "    " + _NOT_A_LIST.format(j=j, k=k, x=x),
+                  indent + f"if {x}:"]
+        indent += "    "
+    return lines, names, indent
 
 
 def generate_choice(stmt) -> str:
@@ -234,16 +242,8 @@ def generate_choice(stmt) -> str:
             body += ["out = []", f"enumerate_(ctx, A{j}, 0, [], seat, out, False, total)", "if out:",
                      f"    blocks.append((N{j}, None, out))", "    total += len(out)"]
             continue
-        indent = ""
-        names = []
-        for k in range(len(alt.params)):
-            x = f"x{k}"
-            names.append(x)
-            body += [indent + line for line in _domain(alt, j, k, x, consts)]
-            body += [indent + f"if not isinstance({x}, list):",
-                     indent + "    " + _NOT_A_LIST.format(j=j, k=k, x=x),
-                     indent + f"if {x}:"]
-            indent += "    "
+        more, names, indent = _lists(alt, j, consts, "")
+        body += more
         count = " * ".join(f"len({x})" for x in names) or "1"
         body.append(indent + f"c = {count}")
         if alt.guard is not None:
