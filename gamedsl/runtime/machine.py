@@ -980,7 +980,11 @@ class Machine:
                     blocks.append(block)
                     total += _size(domains)
                     continue
-                if all(type(c) is int for c in domains[i]):
+                # (the first of each look of its component, with every value of the other
+                # lists: the merge's moves, unless another list holds a value twice, whose
+                # moves the merge would take as one)
+                if all(type(c) is int for c in domains[i]) and \
+                        all(len(set(map(repr, d))) == len(d) for j, d in enumerate(domains) if j != i):
                     firsts, seen = [], set()
                     for c in domains[i]:
                         k = look(c)

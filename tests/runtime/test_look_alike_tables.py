@@ -66,3 +66,35 @@ def test_both_back_ends_list_one_move_per_look_alike(seed):
         states = [g.apply(s, move) for g, s in zip(games, states)]
         assert states[0] == states[1]
     assert merged  # (look-alike cards in the pile were listed once)
+
+
+TWICE = """game "twice"
+players 2
+kind card:
+  for value in 1..2
+  copies COPIES
+  show text(value)
+zone deck of card: hidden
+player zone hand of card: public
+setup:
+  move card to deck
+  for p in players:
+    draw 2 from deck to p.hand
+turn:
+  choose by current:
+    play(c in current.hand, o in ["x", "x"]) "play {c} {o}":
+      move c to deck
+  end game
+"""
+
+
+@pytest.mark.parametrize("copies, listed", [(2, ["play 1 x"]), (1, ["play 1 x", "play 1 x", "play 2 x", "play 2 x"])])
+def test_a_value_listed_twice_merges_with_its_look_alikes_in_both_back_ends(tmp_path, copies, listed):
+    # Where the hand's cards look alike, the moves that differ only by which copy and which
+    # "x" are one move; where none does, nothing is merged and the list's "x" comes twice.
+    path = tmp_path / "twice.game"
+    path.write_text(TWICE.replace("COPIES", str(copies)))
+    for backend in ("interpreter", "compiled"):
+        game = load(str(path), backend=backend)
+        state = game.new_game(2, 1)
+        assert [game.move_text(state, m) for m in game.legal_moves(state)] == listed, backend
