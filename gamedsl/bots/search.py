@@ -179,37 +179,33 @@ def default_worlds(iters) -> int:
 
 
 def _key(move: dict):
-    """A move's key in a search's statistics: its alternative and arguments as a tuple, or
-    written out where an argument is a list (not hashable)."""
-    key = (move["alt"], *move["args"])
+    """A move's key in a search's statistics (see `_as_key`)."""
+    return _as_key((move["alt"], *move["args"]))
+
+
+def _as_key(raw: tuple):
+    """A move's (alternative, *arguments) as a key: itself, or written out where an argument
+    is a list (not hashable)."""
     try:
-        hash(key)
+        hash(raw)
     except TypeError:
-        return move["alt"] + repr(move["args"])
-    return key
+        return raw[0] + repr(list(raw[1:]))
+    return raw
 
 
-def _keys(moves: List[dict]) -> list:
-    """`_key` of each move."""
-    return _hashable_keys([(m["alt"], *m["args"]) for m in moves])
-
-
-def _hashable_keys(keys: list) -> list:
-    """Moves' (alternative, *arguments) as `_key` has them: as they are where every argument
-    is hashable (the usual case, checked in one pass), else written out where one is not."""
+def _keys(raw: list) -> list:
+    """`_as_key` of each of moves' (alternative, *arguments): the list itself where every
+    argument is hashable (the usual case, found in one pass)."""
     try:
-        hash(tuple(keys))
+        hash(tuple(raw))
     except TypeError:
-        return [k if _hashable(k) else k[0] + repr(list(k[1:])) for k in keys]
-    return keys
+        return [_as_key(k) for k in raw]
+    return raw
 
 
-def _hashable(key: tuple) -> bool:
-    try:
-        hash(key)
-    except TypeError:
-        return False
-    return True
+def _keyed(table) -> tuple:
+    """A table of moves (`Game.move_table`) and its moves' keys."""
+    return table, _keys(table.keys())
 
 
 def new_node() -> dict:
@@ -301,7 +297,7 @@ class MctsBot:
         # The seat's own moves at the root are the ones it is shown, in every sampled world:
         # they are what it knows, and listing them again per world cost most of the search
         # where a listing is dear (a word game's placements).
-        keys = _keys(moves)
+        keys = _keys([(m["alt"], *m["args"]) for m in moves])
         self._own = (moves, keys)
         self._own_by_key = dict(zip(keys, moves))
         self._untried, self._own_picks = None, 0
@@ -314,8 +310,8 @@ class MctsBot:
             done += 1
         self.iterations += done
         stats = root["st"].get(seat, {})
-        best = max(moves, key=lambda m: (stats.get(_key(m), (0, 0.0))[0], stats.get(_key(m), (0, 0.0))[1]))
-        return best
+        best = max(range(len(moves)), key=lambda i: tuple(stats.get(keys[i], (0, 0.0))[:2]))
+        return moves[best]
 
     def _shortlist(self, state: dict, moves: List[dict]) -> set:
         """The keys of the `top` moves with the best one-ply margin in one sampled world."""
@@ -370,8 +366,7 @@ class MctsBot:
             return self._own
         listed = cache.get(seat)
         if listed is None:
-            table = self.game.move_table(world, seat)
-            listed = cache[seat] = (table, _hashable_keys(table.keys()))
+            listed = cache[seat] = _keyed(self.game.move_table(world, seat))
         return listed
 
     def node_moves(self, node: dict, world: dict, seat: int):
@@ -382,16 +377,14 @@ class MctsBot:
         under way — since what a seat may choose follows from what it sees."""
         game = self.game
         if not game.has_typed_moves(world, seat):
-            table = game.move_table(world, seat)
-            return table, _hashable_keys(table.keys())
+            return _keyed(game.move_table(world, seat))
         # (written out by repr: marshal's bytes depend on which values the state shares, and
         # a copy shares them differently from the state it was made from)
         seen = repr((self.game.view(world, seat), world["stack"], world["pending"]))
         listed = node.setdefault("ls", {}).setdefault(seat, {})
         hit = listed.get(seen)
         if hit is None:
-            table = game.move_table(world, seat)
-            hit = listed[seen] = (table, _hashable_keys(table.keys()))
+            hit = listed[seen] = _keyed(game.move_table(world, seat))
         return hit
 
     def _select(self, stats: dict, keys: list) -> int:

@@ -43,7 +43,7 @@ def _handed(domain: list) -> list:
 
 def _keys_of(moves: List[dict]) -> list:
     """(alternative, *arguments) of each move, the arguments as a move hands them out."""
-    return [(m["alt"], *m["args"]) if _FLAT.issuperset(map(type, m["args"])) else (m["alt"], *_copied(m)["args"])
+    return [(m["alt"], *m["args"]) if _FLAT.issuperset(map(type, m["args"])) else (m["alt"], *map(_fresh, m["args"]))
             for m in moves]
 
 
@@ -116,7 +116,6 @@ class Table:
                 out += [{"seat": seat, "alt": name, "args": [*args]}
                         for args in product(*[_handed(d) for d in domains])]
         return out
-
 
     def keys(self) -> list:
         """(alternative, *arguments) of each move, in order, without the moves: a move's
