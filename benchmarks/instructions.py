@@ -11,7 +11,8 @@ once beforehand by its absolute path, so the parse cache holds it for that check
 
 `python benchmarks/instructions.py --run MODE FILE N` runs one workload without valgrind
 (what each counted run does): MODE `inplace` (N random games, `random_move` and
-`apply_legal` in place), `checked` (N random games, `legal_moves` and `apply`), `tree` (the
+`apply_legal` in place), `observed` (the same while rule coverage counts what runs, as
+`gamedsl simulate` counts it), `checked` (N random games, `legal_moves` and `apply`), `tree` (the
 tic-tac-toe tree walk's first N games), `greedy` (N decisions of a greedy seat 0 against
 random seats), `mcts` (the first N decisions of a seeded game of `mcts:iters=100:depth=0`
 seats).
@@ -33,6 +34,8 @@ from pathlib import Path
 WORKLOADS = [
     ("Trade Tycoon in place, 10 games", "inplace", "games/trade_tycoon.game", 11, 1),
     ("Trade Tycoon checked, 10 games", "checked", "games/trade_tycoon.game", 11, 1),
+    ("Trade Tycoon in place with coverage, 10 games", "observed", "games/trade_tycoon.game", 11, 1),
+    ("Legendary Inventors in place with coverage, 2 games", "observed", "games/legendary_inventors.game", 3, 1),
     ("tic-tac-toe tree, 300 games", "tree", "examples/tictactoe.game", 300, 0),
     ("Legendary Inventors, 2 games", "checked", "games/legendary_inventors.game", 3, 1),
     ("Letter Tycoon, 1 game", "checked", "games/letter_tycoon.game", 2, 1),
@@ -47,15 +50,18 @@ def run_workload(mode: str, path: str, n: int) -> int:
     """Run one workload; the moves it made (for the tree, the games it finished)."""
     from gamedsl.bots.registry import make_bot
     from gamedsl.pipeline import load
+    from gamedsl.sim.coverage import Coverage
     game = load(path)
     players = 3 if "trade_tycoon" in path else game.min_players
     rng = random.Random(1)
     moves = 0
-    if mode in ("inplace", "checked"):
+    if mode == "observed":
+        Coverage(game)
+    if mode in ("inplace", "checked", "observed"):
         for seed in range(n):
             state = game.new_game(players, seed)
             while not game.is_over(state):
-                if mode == "inplace":
+                if mode != "checked":
                     move = game.random_move(state, game.waiting_for(state)[0], rng)
                     game.apply_legal(state, move, in_place=True)
                 else:

@@ -60,13 +60,13 @@ def generate_block(program, bid: int, observed: bool = False) -> str:
     """The Python source of `make(m, S, F)`, returning the function of block `bid` of
     `program` (m: the machine running it; S: the program's statement records; F: the list of
     every block's function, for direct calls). `observed`: the function tells the machine's
-    observer of every statement it runs, as the interpreter's run loop does, and leaves the
-    effects that tell it more (a component moved) to the interpreter's handlers."""
+    observer of every statement it runs, as the interpreter's run loop does, and of every
+    component moved during play, as the interpreter's _put does."""
     consts: List[str] = []
     body = _block(bid, program.blocks[bid], consts, program, observed)
     lines = ["def make(m, S, F):"] + _PROLOGUE
     if observed:
-        lines.append("    told = m.observer.statement")
+        lines += ["    told = m.observer.statement", "    moved_told = m.observer.component_moved"]
     lines += ["    " + line for line in consts]
     lines += ["    " + line for line in body]
     lines.append(f"    return b{bid}")
@@ -79,10 +79,6 @@ def generate(program, observed: bool = False) -> str:
     return "\n".join(generate_block(program, b, observed) for b in range(len(program.blocks)))
 
 
-# what an observer is told of besides the statement: left to the handlers while one looks
-_TELLING = (P.MoveStmt, P.DrawStmt)
-
-
 def _block(bid: int, block: tuple, consts: List[str], program, observed: bool = False) -> List[str]:
     lines = [f"def b{bid}(state, frame, stack, ctx, steps):"]
     if not block:
@@ -92,11 +88,7 @@ def _block(bid: int, block: tuple, consts: List[str], program, observed: bool = 
     for k, st in enumerate(block):
         sid = st.sid
         consts.append(f"s{sid} = S[{sid}]")
-        if observed and isinstance(st, _TELLING):
-            body = _handled(st, consts)
-        else:
-            body = _stmt(st, consts, program, observed)
-        body = _accounted(body)
+        body = _accounted(_stmt(st, consts, program, observed))
         lines.append(f"    if i <= {k}:")
         lines.append(f"        frame['i'] = {k + 1}")
         lines.append("        steps += 1")
@@ -266,21 +258,24 @@ def _blk(bid: int, k: int) -> str:
     return f"{{'k': 'blk', 'b': {bid}, 'i': {k}}}"
 
 
-def _in_place(bid: int, consts: List[str], program, lazy: List[str], loop: Optional[int] = None) -> List[str]:
+def _in_place(bid: int, consts: List[str], program, lazy: List[str], loop: Optional[int] = None,
+              observed: bool = False) -> List[str]:
     """Block `bid` written out where it is entered: each statement counted as the run loop
     counts it, `cur` the one under way (for the line of a diagnostic that has none, as the
     run loop gives it from the frames). `lazy`: the frames the interpreter would have above
     the running function's own, outermost first (a procedure's activation, a branch's
     block): pushed only if a choice is reached, with this block's, before it is asked, so
     the state waiting for the player is the interpreter's. `loop`: the innermost loop run in
-    place around it (see _budget)."""
+    place around it (see _budget). `observed`: the observer is told of each statement, as the
+    run loop tells it."""
     lines = []
     for k, st in enumerate(program.blocks[bid]):
         sid = st.sid
         consts.append(f"s{sid} = S[{sid}]")
-        body = _stmt(st, consts, program, inside=True, lazy=lazy + [_blk(bid, k + 1)], loop=loop)
+        body = _stmt(st, consts, program, observed, inside=True, lazy=lazy + [_blk(bid, k + 1)], loop=loop)
         body = _accounted(body)
-        lines += [f"cur = s{sid}", "steps += 1", _budget(sid, loop), _ACCOUNT] + body
+        lines += [f"cur = s{sid}", "steps += 1", _budget(sid, loop)] + ([f"told({sid})"] if observed else [])
+        lines += [_ACCOUNT] + body
     return lines
 
 
@@ -296,12 +291,11 @@ def _budget(sid: int, loop: Optional[int]) -> str:
 
 def _entered(bid: int, owner: str, consts: List[str], program, observed: bool, inside: bool,
              lazy: List[str], culprit: Optional[int] = None) -> List[str]:
-    """A nested block (a branch) entered: in place if it can be (see _in_place_ok; not while
-    an observer is told of every statement), else as _enter does. `culprit`: the innermost
-    loop run in place around it (see _budget)."""
-    if observed or not _in_place_ok(program, bid):
+    """A nested block (a branch) entered: in place if it can be (see _in_place_ok), else as
+    _enter does. `culprit`: the innermost loop run in place around it (see _budget)."""
+    if not _in_place_ok(program, bid):
         return _enter(bid, owner)
-    lines = _in_place(bid, consts, program, lazy, culprit)
+    lines = _in_place(bid, consts, program, lazy, culprit, observed)
     return lines if inside else _spanned(lines)
 
 
@@ -361,11 +355,11 @@ def _handled(st, consts) -> List[str]:
     return lines
 
 
-def _put(sid: int, info, proven: bool, top: bool) -> List[str]:
+def _put(sid: int, info, proven: bool, top: bool, observed: bool) -> List[str]:
     """The interpreter's _put of component `c` into zone `zn{sid}` (owner `o`, its list of
     every owner `zl`) when that zone is a list (kept sorted or not): the same checks in the same order and
-    the same work (an observer is never told here: while one looks, the handlers run it)."""
-    lines = ["ctx.work += 1", f"if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)"]
+    the same work, the observer told as it tells it (`observed`)."""
+    lines = ["ctx.work += 1", f"if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)", *_moved_told(observed)]
     if not proven:
         lines += [f"if K[c] not in kk{sid}:",
                   f"    raise RuleError('E504', f\"zone '{{zn{sid}}}' does not hold a {{K[c]}}\", s{sid}.span)"]
@@ -421,7 +415,7 @@ def _take(sid: int) -> List[str]:
             "        wz.remove(c)"]
 
 
-def _put_cell(sid: int, info, proven: bool) -> List[str]:
+def _put_cell(sid: int, info, proven: bool, observed: bool) -> List[str]:
     """The interpreter's _put of component `c` on cell `cell` of grid `zn{sid}` (owner `o`,
     its list of every owner `zl`) for the common case, a piece of one cell given whole-number
     coordinates: the same checks in the same order and the same work. Any other piece or
@@ -429,7 +423,8 @@ def _put_cell(sid: int, info, proven: bool) -> List[str]:
     lines = ["if FC[c] is None and type(cell) is list and len(cell) == 2 and type(cell[0]) is int "
              "and type(cell[1]) is int:",
              "    ctx.work += 1",
-             f"    if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)"]
+             f"    if ctx.work > MAXW: charge(ctx, 0, s{sid}.span)",
+             *("    " + line for line in _moved_told(observed))]
     if not proven:
         lines += [f"    if K[c] not in kk{sid}:",
                   f"        raise RuleError('E504', f\"zone '{{zn{sid}}}' does not hold a {{K[c]}}\", s{sid}.span)"]
@@ -450,6 +445,13 @@ def _put_cell(sid: int, info, proven: bool) -> List[str]:
               "else:",
               f"    m.put(state, c, (zn{sid}, o), pl{sid}, cell, s{sid}.span, ctx)"]
     return lines
+
+
+def _moved_told(observed: bool) -> List[str]:
+    """The observer told of component `c` put into a zone during play, if one looks."""
+    if not observed:
+        return []
+    return ["if state['flow']['stage'] not in ('new', 'setup'): moved_told(c)"]
 
 
 # the state's list of what the last move moved (none in a state saved before it was kept)
@@ -474,7 +476,7 @@ def _listed(info) -> bool:
     return info is not None and not info.grid
 
 
-def _move(st, info, consts: List[str]) -> List[str]:
+def _move(st, info, consts: List[str], observed: bool) -> List[str]:
     """`move` to a zone that is a list (not a grid), without a cell: the
     interpreter's _do_move written out for this zone, the component checks only where the
     checker leaves the kinds open."""
@@ -486,7 +488,7 @@ def _move(st, info, consts: List[str]) -> List[str]:
         lines.append("cs = list(reversed(cs))")
     lines += [f"zl = state['zones'][zn{sid}]", "W = state['where']", _MOVED,
               "for c in cs:"]
-    lines += ["    " + line for line in _put(sid, info, proven, st.place == "top")]
+    lines += ["    " + line for line in _put(sid, info, proven, st.place == "top", observed)]
     return lines
 
 
@@ -508,7 +510,7 @@ def _moved_and_owner(st, info, consts: List[str], checked: bool) -> List[str]:
     return lines
 
 
-def _move_to_cell(st, info, consts: List[str]) -> List[str]:
+def _move_to_cell(st, info, consts: List[str], observed: bool) -> List[str]:
     """`move` to a cell of a grid: the interpreter's _do_move written out for this zone (the
     components, then the destination's owner, then the cell), each piece put by _put_cell."""
     sid = st.sid
@@ -523,11 +525,11 @@ def _move_to_cell(st, info, consts: List[str]) -> List[str]:
               f"    raise RuleError('E504', 'only one component fits on a cell', s{sid}.span)",
               f"zl = state['zones'][zn{sid}]", "W = state['where']", _MOVED,
               "for c in cs:"]
-    lines += ["    " + line for line in _put_cell(sid, info, proven)]
+    lines += ["    " + line for line in _put_cell(sid, info, proven, observed)]
     return lines
 
 
-def _draw(st, src, dst, consts: List[str]) -> List[str]:
+def _draw(st, src, dst, consts: List[str], observed: bool) -> List[str]:
     """`draw` from a pile to a zone that is a list (not a grid): the interpreter's _do_draw written
     out (each component drawn counted against the step budget, a refill by the machine), no
     kind check where every kind the pile holds fits the destination."""
@@ -547,7 +549,7 @@ def _draw(st, src, dst, consts: List[str]) -> List[str]:
     if src.refill:
         lines.append(f"    if not pile: pile = m.refill(state, ctx, s{sid}.span, src)")
     lines += ["    if not pile: break", "    c = pile[0]"]
-    lines += ["    " + line for line in _put(sid, dst, proven, False)]
+    lines += ["    " + line for line in _put(sid, dst, proven, False, observed)]
     return lines
 
 
@@ -657,15 +659,15 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
     if cls is P.MoveStmt and st.cell is None and st.zone is not None:
         info = program.zones.get(st.zone)
         if _listed(info):
-            return _move(st, info, consts)
+            return _move(st, info, consts, observed)
     if cls is P.MoveStmt and st.cell is not None and st.zone is not None:
         info = program.zones.get(st.zone)
         if info is not None and info.grid:
-            return _move_to_cell(st, info, consts)
+            return _move_to_cell(st, info, consts, observed)
     if cls is P.DrawStmt and st.zones is not None and None not in st.zones:
         src, dst = (program.zones.get(z) for z in st.zones)
         if src is not None and not src.grid and _listed(dst):
-            return _draw(st, src, dst, consts)
+            return _draw(st, src, dst, consts, observed)
     if cls is P.LetStmt:
         consts += [f"v{sid} = s{sid}.value", f"n{sid} = s{sid}.name"]
         return [_RESET, *_evaluated(st.value, f"v{sid}", "x", consts),
@@ -695,9 +697,9 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
 
     def in_place_body(block: int) -> Optional[List[str]]:
         """A loop's body run in place, each turn (see _looped), if it can be: straight."""
-        if observed or not _straight(program, block):
+        if not _straight(program, block):
             return None
-        return _in_place(block, consts, program, lazy, sid)
+        return _in_place(block, consts, program, lazy, sid, observed)
 
     if cls is P.IfStmt:  # (each condition's code before its test: one `else:` deeper a branch)
         lines, indent = [_RESET], ""
@@ -725,9 +727,9 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
                 consts += [f"a{sid}_{j} = a{sid}[{j}]", f"pn{sid}_{j} = p{sid}[0][{j}]"]
                 lines += [*_evaluated(st.args[j], f"a{sid}_{j}", "x", consts), f"e[pn{sid}_{j}] = x"]
         callee = program.procs[st.proc][1]
-        if not observed and _in_place_ok(program, callee):
+        if _in_place_ok(program, callee):
             # its body run in place, its locals the context's while it runs
-            body = _in_place(callee, consts, program, lazy + [f"{{'k': 'act', 'env': e{sid}}}"], loop)
+            body = _in_place(callee, consts, program, lazy + [f"{{'k': 'act', 'env': e{sid}}}"], loop, observed)
             return (lines + [f"e{sid} = e", f"pe{sid} = env", "env = ctx.env = e"]
                     + (body if inside else _spanned(body)) + [f"env = ctx.env = pe{sid}"])
         lines += ["act = {'k': 'act', 'env': e}", "stack.append(act)",
