@@ -25,12 +25,32 @@ _COUNTED = ("stmts", "alts", "phases", "comps", "rows")
 class Coverage(Observer):
     def __init__(self, game):
         self.game = game
-        self.stmts: Counter = Counter()   # statement id -> times run
+        self._stmts: Counter = Counter()  # statement id -> times run
         self.alts: Counter = Counter()    # "statement id:alternative" -> times chosen
         self.phases: Counter = Counter()  # phase index -> times entered
-        self.comps: Counter = Counter()   # component id -> times moved during play or chosen
+        self._comps: Counter = Counter()  # component id -> times moved during play or chosen
         self.rows: Counter = Counter()    # "table:row index" -> times looked up
+        # The two events told most often (every statement run, every component moved) are
+        # noted by a list's own append, with no Python call, and counted when asked for.
+        self._ran: list = []
+        self._moved: list = []
+        self.statement = self._ran.append
+        self.component_moved = self._moved.append
         game.observe(self)
+
+    @property
+    def stmts(self) -> Counter:
+        if self._ran:
+            self._stmts.update(self._ran)
+            self._ran.clear()
+        return self._stmts
+
+    @property
+    def comps(self) -> Counter:
+        if self._moved:
+            self._comps.update(self._moved)
+            self._moved.clear()
+        return self._comps
 
     @contextmanager
     def looking_away(self):
@@ -41,19 +61,14 @@ class Coverage(Observer):
         finally:
             self.game.observe(self)
 
-    def statement(self, sid: int) -> None:
-        self.stmts[sid] += 1
-
     def phase(self, index: int) -> None:
         self.phases[index] += 1
 
     def alternative(self, choice: int, name: str, components: list) -> None:
         self.alts[f"{choice}:{name}"] += 1
+        comps = self.comps  # (the components moved before, counted first, in order)
         for comp in components:
-            self.comps[comp] += 1
-
-    def component_moved(self, comp: int) -> None:
-        self.comps[comp] += 1
+            comps[comp] += 1
 
     def table_row(self, table: str, index: int) -> None:
         self.rows[f"{table}:{index}"] += 1
