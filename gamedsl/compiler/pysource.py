@@ -182,6 +182,38 @@ def _plus(a, b, span):
 _ARITH = {"+": _plus, "-": _minus, "*": _times}
 
 
+def _texts(*parts):
+    """Texts added up (`a + b + c`, a text for the checker), in one go: within a text's
+    greatest length as a whole, so was every sum on the way."""
+    for p in parts:
+        if type(p) is not str:
+            raise GiveUp
+    out = "".join(parts)
+    if len(out) > V.MAX_LENGTH:
+        raise GiveUp
+    return out
+
+
+def _g_text(ctx, kind, v):
+    """`text(v)` of a whole number, a player, a component or a text (`kind`: what v is for
+    the checker) as Program.write writes it, charged as the built-in charges its text."""
+    if type(v) is int:
+        if kind == "player":
+            out = f"P{v + 1}"
+        elif kind == "component" and 0 <= v < len(ctx.cat.show):
+            out = ctx.cat.show[v]
+        else:
+            out = str(v)
+    elif type(v) is str:
+        out = v
+    else:
+        raise GiveUp
+    ctx.work += len(out) // 64
+    if ctx.work > MAX_WORK:
+        raise GiveUp
+    return out
+
+
 def _all_ints(v) -> bool:
     if type(v) is not list:
         return False
@@ -355,7 +387,7 @@ _RUNTIME = {
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY, "_written": written,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
     "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
-    "_range_items": _range_items, "_items_calls": _items_calls,
+    "_range_items": _range_items, "_items_calls": _items_calls, "_texts": _texts, "_g_text": _g_text,
 }
 
 
@@ -906,6 +938,8 @@ class SourceCompiler:
             if len(e.args) != 1:
                 raise Unsupported  # (the closures say what is wrong)
             kind = value_kind(e.args[0], d, self.ex.local_kinds)
+            if e.name == "text":
+                return f"_g_text(ctx, {kind!r}, {self._gen(e.args[0], frame)})"
             return f"{impl}(ctx, {span}, {kind!r}, {self._gen(e.args[0], frame)})"
         if (e.name == "at" and len(e.args) == 2 and isinstance(e.args[0], A.Name)
                 and e.args[0].name in d.shared_zones and not self._is_local(e.args[0].name, frame)):
@@ -935,9 +969,17 @@ class SourceCompiler:
         raise Unsupported
 
     def _BinOp(self, e, frame):
+        if e.op == "+" and self._text(e):  # (texts added up: a message written out)
+            return f"_texts({', '.join(self._gen(part, frame) for part in self._added_texts(e))})"
         left, right = self._gen(e.left, frame), self._gen(e.right, frame)
         op = _ARITH.get(e.op) or B.ARITH[e.op]
         return f"{self._const(op)}({left}, {right}, {self._const(e.span)})"
+
+    def _added_texts(self, e) -> list:
+        """The texts a sum of texts adds up, in order."""
+        if isinstance(e, A.BinOp) and e.op == "+" and self._text(e):
+            return self._added_texts(e.left) + self._added_texts(e.right)
+        return [e]
 
     def _Compare(self, e, frame):
         left, right = self._gen(e.left, frame), self._gen(e.right, frame)

@@ -85,6 +85,10 @@ def vp(n: number) = bonus[n].vp
 def doubling(n: number) = 0 if n < 1 else doubling(n - 1) + doubling(n - 1)
 def deep(n: number) = 0 if n < 1 else 1 + deep(n - 1)
 def grow(t: text, n: number) = t if n < 1 else grow(t + t, n - 1)
+
+kind chip:
+  copies 1 per player
+  show "chip " + text(seat(owner))
 '''
 
 
@@ -103,6 +107,9 @@ def grow(t: text, n: number) = t if n < 1 else grow(t + t, n - 1)
     "-999999999999999 - 2",
     "sum([999999999999999, 2])",
     "grow(\"ab\", 25)",  # a text of more than a million letters
+    # texts added up in one go: too long only as a whole, or from the first sum
+    "grow(\"ab\", 18) + grow(\"ab\", 18) + \"x\"",
+    "grow(\"ab\", 19) + \"x\" + text(1)",
     "range(1, 200000)",
     "len([range(1, 100000) for n in range(1, 30)])",  # 3 million numbers made
 ])
@@ -130,6 +137,8 @@ def test_a_failing_expression_gives_the_closures_diagnostic(text, tmp_path, monk
     ("[\"a\" + \"b\", 999999999999999 + 0, -999999999999999 - 0, abs(-3), min([4, 2]), max([4, 2])]",
      ["ab", 999999999999999, -999999999999999, 3, 2, 4]),
     ("[len(\"abc\"), sum([1, 2]), sum([]), len(grow(\"a\", 3))]", [3, 3, 0, 8]),
+    ("text(current) + \": \" + text(current.total) + \", \" + text(first(chip)) + \", \" + text(\"x\")",
+     "P1: 0, chip 1, x"),
     ("[range(2, 4), range(3, 2), [n for n in range(1, 3) if n > 1 and (n < 3 or n == 9)]]", [[2, 3, 4], [], [2]]),
 ])
 def test_generated_values(text, value, tmp_path, monkeypatch):
@@ -141,6 +150,17 @@ def test_generated_values(text, value, tmp_path, monkeypatch):
         values.append(game.evaluate(game.new_game(2), parse_expression(text)))
     assert values == [value, value]
     assert game.snippets.source.give_ups == 0
+
+
+def test_texts_the_generated_code_leaves_to_the_closures(tmp_path, monkeypatch):
+    path = tmp_path / "g.game"
+    path.write_text(ERRORS)
+    text = "text(1.5) + text(true) + text(none) + text([current, 1]) + text(-2) + text(current - 1)"
+    values = []
+    for generate in (False, True):
+        game = _load(str(path), generate, monkeypatch)
+        values.append(game.evaluate(game.new_game(2), parse_expression(text)))
+    assert values == ["1.5truenoneP1 P2-2-1"] * 2
 
 
 PICK = '''
