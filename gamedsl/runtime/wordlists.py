@@ -105,7 +105,7 @@ class WordList:
     words they spell (formable), and a trie over folded letters (folding, matching, readings).
 
     The trie is nested dicts: a node maps a folded letter to the next node, and _END to the
-    words (as spelt) that end there. A match letter of a word is expanded when the trie is
+    words (as spelt, a tuple) that end there. A match letter of a word is expanded when the trie is
     built (one branch for itself and one for each letter of its set), so a query walks letters
     with one dict look-up each; only a wild mark in the query branches, over a node's children."""
 
@@ -192,7 +192,9 @@ class WordList:
                 nxt = node.get(letters[i])  # (child(), written out: the hot loop of loading a list)
                 node = nxt if nxt is not None else child(node, letters[i])
                 i += 1
-            node.setdefault(_END, []).append(word)
+            # (a tuple of texts: the cyclic garbage collector stops tracking it)
+            ends = node.get(_END)
+            node[_END] = (word,) if ends is None else ends + (word,)
 
         for w in sorted(self.words):
             insert(root, self.fold(w), 0, w)
@@ -459,12 +461,12 @@ class WordList:
         """Every word spelt by a sub-multiset of `letters` (one-letter texts), where up to
         `doubles` of the letters used may be used once more. Sorted, each word once."""
         if self._index is None:
-            index: Dict[str, List[str]] = {}
+            index: Dict[str, list] = {}
             for w in self.words:
                 index.setdefault("".join(sorted(w)), []).append(w)
-            for v in index.values():
-                v.sort()
-            self._index = index
+            # (tuples of texts: the cyclic garbage collector stops tracking them, so the
+            # ~100,000 groups of a large list are not gone through at each full collection)
+            self._index = {k: tuple(sorted(v)) for k, v in index.items()}
         have = Counter(x.lower() for x in letters)
         keys = sorted(have)
         # a game asks again and again for the same hands (each listing of the moves, each
