@@ -438,8 +438,8 @@ class WordList:
                 n = left.get(ch)
                 if not n and not (extra and n == 0):  # (0: the hand held it; None: it never did)
                     continue
-                if type(nxt) is list:
-                    nxt = node[ch] = _key_level(keys, entries, *nxt)
+                if type(nxt) is int:
+                    nxt = node[ch] = _key_level(keys, entries, nxt >> 48, (nxt >> 24) & _FIELD, nxt & _FIELD)
                 if n:
                     left[ch] = n - 1
                     step(nxt, extra)
@@ -510,10 +510,14 @@ class WordList:
 _WILD = object()  # a prepared cell: the wild mark
 
 
+_FIELD = (1 << 24) - 1  # (a list holds far fewer than 2**24 words: MAX_LIST_BYTES)
+
+
 def _key_level(keys: list, entries: list, depth: int, lo: int, hi: int):
     """One node of the tree of the sorted (key, words) entries[lo:hi] (keys[lo:hi] their
     keys), which share key[:depth]: a dict from the next letter (and _END, for the key that
-    ends here) to its branch, a branch made when first walked ([depth, lo, hi] until then);
+    ends here) to its branch, a branch made when first walked (until then depth, lo and hi
+    in one number: no container for the garbage collector to track);
     or, for one entry left, (the key's rest, its words)."""
     if hi - lo == 1:
         key, ws = entries[lo]
@@ -527,7 +531,7 @@ def _key_level(keys: list, entries: list, depth: int, lo: int, hi: int):
         key = keys[i]
         after = ord(key[depth]) + 1  # (the keys from the next letter on)
         j = bisect_left(keys, key[:depth] + chr(after), i + 1, hi) if after <= 0x10FFFF else hi
-        node[key[depth]] = [depth + 1, i, j]
+        node[key[depth]] = (depth + 1) << 48 | i << 24 | j
         i = j
     return node
 
