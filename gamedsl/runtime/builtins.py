@@ -644,7 +644,7 @@ def _replace_quick(ctx, span, t, old, new):
 def _split_quick(ctx, span, t, sep):
     if not (type(t) is str and type(sep) is str):
         return _split_quick.general(ctx, span, t, sep)
-    out = [p.strip() for p in (t.split(sep) if sep.strip() else t.split()) if p.strip()]
+    out = [p for p in map(str.strip, t.split(sep) if sep.strip() else t.split()) if p]
     ctx.work += len(out)
     if ctx.work > MAX_WORK:
         charge(ctx, 0, span)  # (says so)
@@ -696,17 +696,20 @@ _FEW_COMPARED = 256
 def _without_quick(ctx, span, items, taken):
     if type(items) is not list or type(taken) is not list:
         return _without_quick.general(ctx, span, items, taken)
-    for x in taken:
-        if type(x) is not str:
-            out = _without(ctx, span, items, taken)
-            break
+    # Texts taken: a text equals only the same text, so == (in C) finds what _key finds.
+    if len(items) * len(taken) <= _FEW_COMPARED:
+        out = list(items)
+        for x in taken:
+            if type(x) is not str:
+                out = _without(ctx, span, items, taken)
+                break
+            if x in out:
+                out.remove(x)
     else:
-        # Texts only: a text equals only the same text, so == (in C) finds what _key finds.
-        if len(items) * len(taken) <= _FEW_COMPARED:
-            out = list(items)
-            for x in taken:
-                if x in out:
-                    out.remove(x)
+        for x in taken:
+            if type(x) is not str:
+                out = _without(ctx, span, items, taken)
+                break
         else:
             owed: dict = {}
             for x in taken:
@@ -752,6 +755,25 @@ def _count_quick(ctx, span, v, x):
     if type(v) is list:
         return v.count(x)
     return _count_quick.general(ctx, span, v, x)
+
+
+@_quick("covers")
+def _covers_quick(ctx, span, items, wanted):
+    if type(items) is not list or type(wanted) is not list:
+        return _covers_quick.general(ctx, span, items, wanted)
+    # Texts wanted: a text equals only the same text, so == (in C) finds what _key finds.
+    left = None
+    for x in wanted:
+        if type(x) is not str:
+            return _covers_quick.general(ctx, span, items, wanted)
+        if left is None:
+            if x not in items:
+                return False
+            left = list(items)
+        elif x not in left:
+            return False
+        left.remove(x)
+    return True
 
 
 @_quick("ends_with")

@@ -165,7 +165,7 @@ def _runs_through(occupied, cells: Sequence[Tuple[int, int]], n: int):
                 line.append((x, y))
                 x, y = x + dx, y + dy
             if len(line) >= n:
-                runs.append((line, [i for i, c in enumerate(line) if c in new]))
+                runs.append((line, tuple([i for i, c in enumerate(line) if c in new])))
     return runs
 
 
@@ -199,7 +199,7 @@ class WordLineReader:
         key = (id(self.words), self.n, self.both, letters, placed)
         found = self.cache.get(key)
         if found is None:
-            hits = sorted({w for _, _, _, w in self.words.read_through(letters, placed, self.n, self.both)})
+            hits = sorted(self.words.words_through(letters, placed, self.n, self.both))
             found, folded, fold = [], set(), self.words.fold
             for w in hits:
                 f = fold(w)
@@ -211,9 +211,10 @@ class WordLineReader:
 
     def lines(self, board: dict, runs, placed_letters: dict) -> List[List[str]]:
         out = []
-        for line, placed in runs:
-            letters = tuple([placed_letters[c] if c in placed_letters else board[c] for c in line])
-            found = self.line(letters, tuple(placed))
+        line = self.line
+        for cells, placed in runs:
+            letters = tuple([placed_letters[c] if c in placed_letters else board[c] for c in cells])
+            found = line(letters, placed)
             if found:
                 out.append(found)
         return out
@@ -286,6 +287,10 @@ def word_placements(ctx, span, words, zone, pieces, n, ways):
     board = _board_letters(ctx, zone, z)
     reader = WordLineReader(words, n, both)
     memo = ctx.memo
+    # (each placement's lines kept as word_lines keeps them: the key's parts that do not
+    # change from one placement to the next made once)
+    head = ("tiling lines", id(words), n, both, tuple(zone))
+    all_faces = ctx.cat.faces
     runs_of: Dict[tuple, list] = {}
     out = []
     for comp, cells in found:
@@ -294,11 +299,14 @@ def word_placements(ctx, span, words, zone, pieces, n, ways):
             runs = runs_of[cells] = _runs_through(board, cells, n)
         if not runs:
             continue
-        faces = ctx.cat.faces[comp]
+        faces = all_faces[comp]
         lines = reader.lines(board, runs, dict(zip(cells, faces)))
-        key = _lines_key(words, n, both, zone, cells, faces) if memo is not None else None
-        if key is not None:
-            memo[key] = lines
+        if memo is not None:
+            key = (*head, cells, tuple(faces))
+            try:
+                memo[key] = lines
+            except TypeError:  # (faces that cannot be a key)
+                pass
         if lines:
             out.append([comp, [list(c) for c in cells], lines])
     return out

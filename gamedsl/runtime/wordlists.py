@@ -79,6 +79,23 @@ class Folding:
         return bool(self.fold or self.matches or self.wild)
 
 
+class _Folds(dict):
+    """WordList.fold: a text -> the text lower-cased, each letter replaced by the one it counts
+    as (once); worked out when first asked, at most MAX_FOLDED kept."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: dict):
+        super().__init__()
+        self.table = table
+
+    def __missing__(self, text: str) -> str:
+        if len(self) >= MAX_FOLDED:
+            self.clear()
+        folded = self[text] = text.lower().translate(self.table)
+        return folded
+
+
 NO_FOLDING = Folding()
 _END = ""  # a trie node's key for the words that end there: no cell is ever the empty text
 
@@ -88,7 +105,7 @@ class WordList:
     words they spell (formable), and a trie over folded letters (folding, matching, readings).
 
     The trie is nested dicts: a node maps a folded letter to the next node, and _END to the
-    words (as spelt) that end there. A match letter of a word is expanded when the trie is
+    words (as spelt, a tuple) that end there. A match letter of a word is expanded when the trie is
     built (one branch for itself and one for each letter of its set), so a query walks letters
     with one dict look-up each; only a wild mark in the query branches, over a node's children."""
 
@@ -106,7 +123,10 @@ class WordList:
         self._sorted_keys: tuple = ()
         self._cells: Dict[object, object] = {}  # a cell's text -> its folded letter (memo)
         self._formed: Dict[tuple, List[str]] = {}  # (letters, doubles) -> formable(...) (memo)
-        self._folded: Dict[str, str] = {}  # a text -> fold(text) (memo: a search folds the same words again)
+        # a text -> fold(text), worked out on the first ask (a search folds the same words again);
+        # `fold` is the memo's own look-up, so a text folded before costs no Python call
+        self._folded = _Folds(self._fold_table)
+        self.fold = self._folded.__getitem__
         self._wild_steps: Dict[tuple, list] = {}  # see _below
         self._steps: Dict[tuple, tuple] = {}  # see _then
         # a match letter (folded) -> the letters it matches: itself and its set, folded
@@ -126,15 +146,6 @@ class WordList:
         return self._words
 
     # ------------------------------------------------------------ folding
-
-    def fold(self, text: str) -> str:
-        """A text lower-cased, each letter replaced by the one it counts as (once)."""
-        folded = self._folded.get(text)
-        if folded is None:
-            if len(self._folded) >= MAX_FOLDED:
-                self._folded.clear()
-            folded = self._folded[text] = text.lower().translate(self._fold_table)
-        return folded
 
     def _cell(self, text):
         """A letter being read, folded; _WILD for the wild mark; None if it is not one letter
@@ -181,7 +192,9 @@ class WordList:
                 nxt = node.get(letters[i])  # (child(), written out: the hot loop of loading a list)
                 node = nxt if nxt is not None else child(node, letters[i])
                 i += 1
-            node.setdefault(_END, []).append(word)
+            # (a tuple of texts: the cyclic garbage collector stops tracking it)
+            ends = node.get(_END)
+            node[_END] = (word,) if ends is None else ends + (word,)
 
         for w in sorted(self.words):
             insert(root, self.fold(w), 0, w)
@@ -248,7 +261,19 @@ class WordList:
         return sorted(self.read_through(line, placed, n, both_ways))
 
     def read_through(self, line: Sequence, placed: Iterable[int], n: int, both_ways: bool) -> set:
-        """The readings as a set, unsorted (for a caller that only wants their words)."""
+        """The readings as a set, unsorted."""
+        found: set = set()
+        self._read_cells(line, placed, n, both_ways, found, False)
+        return found
+
+    def words_through(self, line: Sequence, placed: Iterable[int], n: int, both_ways: bool) -> set:
+        """The words of the readings, as a set (for a caller that wants only the words: no
+        reading is made, each word ending on a walk's node is added at once)."""
+        found: set = set()
+        self._read_cells(line, placed, n, both_ways, found, True)
+        return found
+
+    def _read_cells(self, line, placed, n, both_ways, found: set, words_only: bool) -> None:
         known = self._cells
         try:
             cells = [known[c] for c in line]
@@ -256,15 +281,13 @@ class WordList:
             cells = [self._cell(c) for c in line]
         size = len(cells)
         marks = sorted({int(p) for p in placed if 0 <= p < size})
-        found: set = set()
         if not marks:
-            return found
-        self._read_line(cells, marks, n, False, found)
+            return
+        self._read_line(cells, marks, n, False, found, words_only)
         if both_ways:
-            self._read_line(cells[::-1], [size - 1 - p for p in reversed(marks)], n, True, found)
-        return found
+            self._read_line(cells[::-1], [size - 1 - p for p in reversed(marks)], n, True, found, words_only)
 
-    def _read_line(self, cells, marks, n, backwards, found) -> None:
+    def _read_line(self, cells, marks, n, backwards, found, words_only) -> None:
         size = len(cells)
         root = self.trie
         last = size - 1
@@ -282,7 +305,7 @@ class WordList:
             for e in range(s, size):
                 c = cells[e]
                 if c is _WILD:
-                    self._read_wild(cells, s, e, need, [node], backwards, found)
+                    self._read_wild(cells, s, e, need, [node], backwards, found, words_only)
                     break
                 node = node.get(c)
                 if node is None:
@@ -290,10 +313,13 @@ class WordList:
                 if e >= need:
                     ws = node.get(_END)
                     if ws:
-                        for w in ws:
-                            add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
+                        if words_only:
+                            found.update(ws)
+                        else:
+                            for w in ws:
+                                add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
 
-    def _read_wild(self, cells, s, e, need, nodes, backwards, found) -> None:
+    def _read_wild(self, cells, s, e, need, nodes, backwards, found, words_only) -> None:
         """The rest of a walk from s that meets a wild mark at e: several nodes at once."""
         size = len(cells)
         last = size - 1
@@ -303,8 +329,12 @@ class WordList:
             if c is _WILD:
                 after = cells[e + 1] if e + 1 < size else None
                 if e >= need:  # words ending on the wild mark
-                    for w in then(nodes, _WILD, _END):
-                        found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
+                    ws = then(nodes, _WILD, _END)
+                    if words_only:
+                        found.update(ws)
+                    else:
+                        for w in ws:
+                            found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
                 if after is None:
                     return
                 # the wild mark and the letter after it in one step
@@ -315,8 +345,12 @@ class WordList:
             if not nodes:
                 return
             if e >= need:
-                for w in then(nodes, _END):
-                    found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
+                ws = then(nodes, _END)
+                if words_only:
+                    found.update(ws)
+                else:
+                    for w in ws:
+                        found.add((last - e, size - s, True, w) if backwards else (s, e + 1, False, w))
             e += 1
 
     def _then(self, nodes: list, *step) -> list:
@@ -404,8 +438,8 @@ class WordList:
                 n = left.get(ch)
                 if not n and not (extra and n == 0):  # (0: the hand held it; None: it never did)
                     continue
-                if type(nxt) is list:
-                    nxt = node[ch] = _key_level(keys, entries, *nxt)
+                if type(nxt) is int:
+                    nxt = node[ch] = _key_level(keys, entries, nxt >> 48, (nxt >> 24) & _FIELD, nxt & _FIELD)
                 if n:
                     left[ch] = n - 1
                     step(nxt, extra)
@@ -427,12 +461,12 @@ class WordList:
         """Every word spelt by a sub-multiset of `letters` (one-letter texts), where up to
         `doubles` of the letters used may be used once more. Sorted, each word once."""
         if self._index is None:
-            index: Dict[str, List[str]] = {}
+            index: Dict[str, list] = {}
             for w in self.words:
                 index.setdefault("".join(sorted(w)), []).append(w)
-            for v in index.values():
-                v.sort()
-            self._index = index
+            # (tuples of texts: the cyclic garbage collector stops tracking them, so the
+            # ~100,000 groups of a large list are not gone through at each full collection)
+            self._index = {k: tuple(sorted(v)) for k, v in index.items()}
         have = Counter(x.lower() for x in letters)
         keys = sorted(have)
         # a game asks again and again for the same hands (each listing of the moves, each
@@ -476,10 +510,14 @@ class WordList:
 _WILD = object()  # a prepared cell: the wild mark
 
 
+_FIELD = (1 << 24) - 1  # (a list holds far fewer than 2**24 words: MAX_LIST_BYTES)
+
+
 def _key_level(keys: list, entries: list, depth: int, lo: int, hi: int):
     """One node of the tree of the sorted (key, words) entries[lo:hi] (keys[lo:hi] their
     keys), which share key[:depth]: a dict from the next letter (and _END, for the key that
-    ends here) to its branch, a branch made when first walked ([depth, lo, hi] until then);
+    ends here) to its branch, a branch made when first walked (until then depth, lo and hi
+    in one number: no container for the garbage collector to track);
     or, for one entry left, (the key's rest, its words)."""
     if hi - lo == 1:
         key, ws = entries[lo]
@@ -493,7 +531,7 @@ def _key_level(keys: list, entries: list, depth: int, lo: int, hi: int):
         key = keys[i]
         after = ord(key[depth]) + 1  # (the keys from the next letter on)
         j = bisect_left(keys, key[:depth] + chr(after), i + 1, hi) if after <= 0x10FFFF else hi
-        node[key[depth]] = [depth + 1, i, j]
+        node[key[depth]] = (depth + 1) << 48 | i << 24 | j
         i = j
     return node
 

@@ -48,7 +48,7 @@ def arities(name):
 
 def test_the_word_games_functions_are_quick():
     assert {"letters_of", "upper", "replace", "split", "join", "flatten", "without", "range", "fold",
-            "count"} <= set(QUICK)
+            "count", "covers"} <= set(QUICK)
 
 
 @pytest.mark.parametrize("name", QUICK)
