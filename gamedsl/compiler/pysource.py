@@ -36,7 +36,7 @@ from gamedsl.runtime import builtins as B
 from gamedsl.runtime import values as V
 from gamedsl.runtime.ctx import MAX_CALL_DEPTH, MAX_WORK, PLAIN_KEY_TYPES, WRITTEN_KEY, written
 from gamedsl.compiler.kinds import kind_of_type, named_constant, value_kind
-from gamedsl.runtime.values import in_round, zone_items
+from gamedsl.runtime.values import CELL_KEYS, in_round, zone_items
 
 # A whole expression is generated only when it is big enough to gain from it.
 _MIN_NODES = 4
@@ -122,7 +122,7 @@ def _at_grid(ctx, z, cell):
         if len(cell) == 2:
             x, y = cell
             if type(x) is int and type(y) is int:
-                return z.get(f"{x},{y}")
+                return z.get(CELL_KEYS.get((x, y)) or f"{x},{y}")
     raise GiveUp
 
 
