@@ -48,9 +48,12 @@ _FLAT = frozenset({int, str, bool, float, type(None)})
 
 def _too_deep(value, most: int = MAX_ARG_DEPTH) -> bool:
     """Whether lists or objects nest deeper than `most` (looked at without recursing)."""
-    if most >= 2 and type(value) is list and all(
-            type(v) in _FLAT or (type(v) is list and set(map(type, v)) <= _FLAT) for v in value):
-        return False  # (a move's usual arguments: values, and lists of them such as cells)
+    if most >= 2 and type(value) is list:
+        for v in value:
+            if type(v) not in _FLAT and not (type(v) is list and _FLAT.issuperset(map(type, v))):
+                break
+        else:
+            return False  # (a move's usual arguments: values, and lists of them such as cells)
     todo = [(value, 0)]
     while todo:
         v, depth = todo.pop()
@@ -175,7 +178,9 @@ class Game:
         pending = state["pending"]
         if pending is None or state["flow"]["over"]:
             return []
-        got = pending.get("got", {})
+        got = pending.get("got")
+        if not got:  # (nobody has chosen yet: every seat the choice waits for)
+            return list(pending["players"])
         return [p for p in pending["players"] if str(p) not in got]
 
     def legal_moves(self, state: dict, seat: Optional[int] = None, suggestions: bool = True) -> List[dict]:
