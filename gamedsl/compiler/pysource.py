@@ -36,7 +36,7 @@ from gamedsl.runtime import builtins as B
 from gamedsl.runtime import values as V
 from gamedsl.runtime.ctx import MAX_CALL_DEPTH, MAX_WORK, PLAIN_KEY_TYPES, WRITTEN_KEY, written
 from gamedsl.compiler.kinds import kind_of_type, named_constant, value_kind
-from gamedsl.runtime.values import in_round, zone_items
+from gamedsl.runtime.values import CELL_KEYS, in_round, zone_items
 
 # A whole expression is generated only when it is big enough to gain from it.
 _MIN_NODES = 4
@@ -113,17 +113,16 @@ def _at_shared(ctx, impl, span, name, cell):
 
 def _at_grid(ctx, z, cell):
     """`at(zone, cell)` of a zone of the table the checker knows is a grid (`z`, its cells by
-    key): the cell charged as _charged would, a cell of two whole numbers read by its key;
-    anything else is the closures' to judge."""
-    if type(cell) is list:
-        ctx.work += len(cell)
-        if ctx.work > MAX_WORK:
-            raise GiveUp
-        if len(cell) == 2:
-            x, y = cell
-            if type(x) is int and type(y) is int:
-                return z.get(f"{x},{y}")
-    raise GiveUp
+    key): a cell of two whole numbers charged as _charged would (its length) and read by its
+    key; anything else is the closures' to judge."""
+    if type(cell) is list and len(cell) == 2:
+        x, y = cell
+        if type(x) is int and type(y) is int:
+            ctx.work += 2
+            if ctx.work > MAX_WORK:
+                raise GiveUp
+            return z.get(CELL_KEYS.get((x, y)) or f"{x},{y}")
+    raise GiveUp  # (the work it charged before giving up is of no account: see root())
 
 
 def _again(ctx, work, v):
@@ -393,6 +392,7 @@ _RUNTIME = {
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
     "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
     "_range_items": _range_items, "_items_calls": _items_calls, "_texts": _texts, "_g_text": _g_text,
+    "_CELL_KEYS": CELL_KEYS,
 }
 
 
@@ -722,7 +722,7 @@ class SourceCompiler:
                               "if ctx.work > _MAX_WORK or len(_c) != 2: raise _GiveUp",
                               "_x, _y = _c",
                               "if type(_x) is not int or type(_y) is not int: raise _GiveUp",
-                              f"{py} = {grid[0]}.get(f'{{_x}},{{_y}}')"]
+                              f"{py} = {grid[0]}.get(_CELL_KEYS.get((_x, _y)) or f'{{_x}},{{_y}}')"]
             return py
         kept = f"({py} := {code})"
         frame.kept.append((py, kept, code))
@@ -951,7 +951,12 @@ class SourceCompiler:
             zone_type = self.d.types.get(e.args[0]) if self.d.types else None
             if isinstance(zone_type, T.Zone) and zone_type.grid and not zone_type.per_player:
                 frame.uses_state = True
-                zone, cell = f"_st['zones'][{self._name(e.args[0].name)}]", self._gen(e.args[1], frame)
+                named = self._name(e.args[0].name)
+                # (the grid read once, before the expression: nothing in an expression moves
+                # a component, and a state always holds its zones)
+                zone, cell = f"_z{named}", self._gen(e.args[1], frame)
+                if f"{zone} = _st['zones'][{named}]" not in frame.hoisted:
+                    frame.hoisted.insert(0, f"{zone} = _st['zones'][{named}]")
                 code = f"_at_grid(ctx, {zone}, {cell})"
                 self._grid_reads[code] = (zone, cell)
                 return code

@@ -6,6 +6,7 @@ gamedsl/checker/signatures.py; tests keep the two lists of names equal.
 
 from __future__ import annotations
 
+import marshal
 import math
 import operator
 
@@ -18,6 +19,7 @@ from gamedsl.runtime.ctx import MAX_WORK, charge
 from gamedsl.runtime.values import (MAX_LENGTH, Builtin, as_list, bounded, cell_key, cell_sort_key, check_cell,
                                     grid_of, is_number, key_cell, nonempty, plain, sized, word_list, written_size,
                                     zone_items)
+from gamedsl.runtime.values import CELL_KEYS
 from gamedsl.runtime.wordlists import ListError, WordList
 
 
@@ -263,7 +265,7 @@ def _at(ctx, span, zone, cell):
     if type(z) is dict and type(cell) is list and len(cell) == 2:
         x, y = cell
         if type(x) is int and type(y) is int:
-            return z.get(f"{x},{y}")
+            return z.get(CELL_KEYS.get((x, y)) or f"{x},{y}")
     z, _ = grid_of(ctx, zone, span)
     return z.get(cell_key(check_cell(cell, span)))
 
@@ -293,14 +295,16 @@ def _lines(ctx, span, zone, n):
                 for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
                     ex, ey = x + dx * (n - 1), y + dy * (n - 1)
                     if 0 <= ex < w and 0 <= ey < h:
-                        known.append(tuple((x + dx * i, y + dy * i) for i in range(n)))
+                        known.append([[x + dx * i, y + dy * i] for i in range(n)])
+        known = marshal.dumps(known)
         if len(_LINES) < 64:
             _LINES[(w, h, n)] = known
-    # (a fresh list each time: the rules may keep it and change it)
-    return [[[x, y] for x, y in line] for line in known]
+    # (a fresh list each time, no list in it held twice, as built: two places holding one
+    # list would compare without work, see values.equal)
+    return marshal.loads(known)
 
 
-# a grid size's lines (w, h, n) -> each line's cells as tuples: the same for every game
+# a grid size's lines (w, h, n) -> the lines as marshal writes them: the same for every game
 _LINES: dict = {}
 
 

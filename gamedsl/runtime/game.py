@@ -48,9 +48,12 @@ _FLAT = frozenset({int, str, bool, float, type(None)})
 
 def _too_deep(value, most: int = MAX_ARG_DEPTH) -> bool:
     """Whether lists or objects nest deeper than `most` (looked at without recursing)."""
-    if most >= 2 and type(value) is list and all(
-            type(v) in _FLAT or (type(v) is list and set(map(type, v)) <= _FLAT) for v in value):
-        return False  # (a move's usual arguments: values, and lists of them such as cells)
+    if most >= 2 and type(value) is list:
+        for v in value:
+            if type(v) not in _FLAT and not (type(v) is list and _FLAT.issuperset(map(type, v))):
+                break
+        else:
+            return False  # (a move's usual arguments: values, and lists of them such as cells)
     todo = [(value, 0)]
     while todo:
         v, depth = todo.pop()
@@ -175,7 +178,9 @@ class Game:
         pending = state["pending"]
         if pending is None or state["flow"]["over"]:
             return []
-        got = pending.get("got", {})
+        got = pending.get("got")
+        if not got:  # (nobody has chosen yet: every seat the choice waits for)
+            return list(pending["players"])
         return [p for p in pending["players"] if str(p) not in got]
 
     def legal_moves(self, state: dict, seat: Optional[int] = None, suggestions: bool = True) -> List[dict]:
@@ -811,7 +816,7 @@ class Game:
             team_keys = [[max(keys[s][0] for s in side)] + [sum(keys[s][i] for s in side)
                                                             for i in range(1, len(keys[side[0]]))]
                          for side in sides]
-            team_ranks = [1 + sum(1 for other in team_keys if _greater(other, mine)) for mine in team_keys]
+            team_ranks = _ranks(team_keys)
             ranks = [0] * n
             for side, rank in zip(sides, team_ranks):
                 for s in side:
@@ -820,7 +825,7 @@ class Game:
                        teams=sides, team_scores=[team_keys[i][1] for i in range(len(sides))],
                        team_ranks=team_ranks)
         else:
-            ranks = [1 + sum(1 for other in keys if _greater(other, mine)) for mine in keys]
+            ranks = _ranks(keys)
             out.update(ranks=ranks, winners=[s for s in range(n) if ranks[s] == 1] if finished else [])
         out.update(turns=flow["turns"], fields=fields)
         return out
@@ -914,9 +919,10 @@ def _negate(v, what: str = "a 'fewest' tiebreak"):
     raise RuleError("E504", f"{what} needs a number, not {plain(v)}")
 
 
-def _greater(a, b) -> bool:
+def _ranks(keys: list) -> list:
+    """Each key's rank: 1 + how many keys are greater (equal keys share a rank)."""
     try:
-        return a > b
+        return [1 + [other > mine for other in keys].count(True) for mine in keys]
     except TypeError:
         raise RuleError("E504", "tiebreak keys must be numbers or bools") from None
 

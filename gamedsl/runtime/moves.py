@@ -12,7 +12,7 @@ itertools.product gives them: the last parameter changes fastest).
 from __future__ import annotations
 
 import marshal
-from itertools import product
+from itertools import chain, product
 from typing import List
 
 _FLAT = frozenset({int, str, bool, float, type(None)})
@@ -37,8 +37,16 @@ def _copied(move: dict) -> dict:
 
 def _handed(domain: list) -> list:
     """The values of a list as moves hand them out (see `_fresh`): the list itself when all
-    are numbers, texts, truths or none (the usual case)."""
-    return domain if set(map(type, domain)) <= _FLAT else [_fresh(v) for v in domain]
+    are numbers, texts, truths or none (the usual case); lists of those (cells) each copied."""
+    types = set(map(type, domain))
+    if types <= _FLAT:
+        return domain
+    if types == _LISTS and _FLAT.issuperset(map(type, chain.from_iterable(domain))):
+        return [list(v) for v in domain]
+    return [_fresh(v) for v in domain]
+
+
+_LISTS = {list}
 
 
 def _keys_of(moves: List[dict]) -> list:

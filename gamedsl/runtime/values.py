@@ -66,6 +66,11 @@ def cell_key(cell) -> str:
     return f"{int(cell[0])},{int(cell[1])}"
 
 
+# The keys of the cells of the grids games have, by their two whole numbers: read from here a
+# key costs a look-up, not a text written (the hot spot of a grid's lines checked cell by cell).
+CELL_KEYS = {(x, y): f"{x},{y}" for x in range(-2, 34) for y in range(-2, 34)}
+
+
 def key_cell(key: str) -> list:
     x, y = key.split(",")
     return [int(x), int(y)]

@@ -270,7 +270,7 @@ def test_a_value_read_once_is_charged_as_often_as_it_is_read(tmp_path, monkeypat
         return high
 
     assert first_stopping(True) == first_stopping(False)
-    held = [text for text in sources[-1].sources.values() if ".get(f'{_x},{_y}')" in text]
+    held = [text for text in sources[-1].sources.values() if ".get(_CELL_KEYS.get((_x, _y))" in text]
     assert held and held[0].count("_again(ctx, 2,") == 2 and "_at_grid" not in held[0]
 
 
