@@ -87,6 +87,25 @@ def _items_calls(ctx, v, calls: int, dp: int):
     return v
 
 
+def _zone_walk(ctx, st, name, owner):
+    """A zone's items for a comprehension to go through, charged as _items charges them: the
+    zone's own list, not a copy (the comprehension only reads it), where it is a list."""
+    z = st["zones"][name]
+    if owner >= 0:
+        z = z[owner]
+    if type(z) is not list:
+        z = zone_items(st, name, owner)
+    ctx.work += len(z)
+    if ctx.work > MAX_WORK:
+        raise GiveUp
+    return z
+
+
+def _zone_len(ctx, st, name, owner):
+    """`len` of a zone, charged as _g_len charges the zone's items."""
+    return len(_zone_walk(ctx, st, name, owner))
+
+
 def _charged(ctx, v):
     """A function's argument: a list is charged its length."""
     if type(v) is list:
@@ -386,7 +405,7 @@ def _forget(memo: dict, known: int) -> None:
 _RUNTIME = {
     "_GiveUp": GiveUp, "_eq": V.equal, "_items": _items, "_charged": _charged, "_container": _container,
     "_negate": _negate, "_again": _again, "_at_shared": _at_shared, "_at_grid": _at_grid, "_sorted": _sorted, "_row": _row,
-    "_zone_items": zone_items, "_in_round": in_round,
+    "_zone_items": zone_items, "_zone_walk": _zone_walk, "_zone_len": _zone_len, "_in_round": in_round,
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY, "_written": written,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
@@ -397,6 +416,22 @@ _RUNTIME = {
 
 
 # ---------------------------------------------------------------- the generator
+
+
+def _zone_read(code: str) -> Optional[str]:
+    """The arguments (the state, the zone's name, its owner) of code that is one call of
+    `_zone_items` and nothing else, or None."""
+    if not (code.startswith("_zone_items(") and code.endswith(")")):
+        return None
+    depth = 0
+    for i, ch in enumerate(code):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth == 0 and i != len(code) - 1:
+                return None
+    return code[len("_zone_items("):-1]
 
 
 def _truth(e) -> bool:
@@ -937,7 +972,11 @@ class SourceCompiler:
         if plain is not None and len(e.args) == 1:
             if e.name == "len" and self._text(e.args[0]):  # (a text: nothing to charge)
                 return f"len({self._gen(e.args[0], frame)})"
-            return f"{plain}(ctx, {self._gen(e.args[0], frame)})"  # (charging a list as _charged)
+            arg = self._gen(e.args[0], frame)
+            zone = _zone_read(arg)
+            if e.name == "len" and zone is not None:
+                return f"_zone_len(ctx, {zone})"
+            return f"{plain}(ctx, {arg})"  # (charging a list as _charged)
         impl, span = self._const(spec.impl), self._const(e.span)
         if spec.wants_kind:
             if len(e.args) != 1:
@@ -1080,7 +1119,8 @@ class SourceCompiler:
 
     def _Comprehension(self, e, frame):
         source = self._iterable(e.source, frame)
-        items = f"_items(ctx, {source})"
+        zone = _zone_read(source)
+        items = f"_items(ctx, {source})" if zone is None else f"_zone_walk(ctx, {zone})"
         if isinstance(e.source, A.Call) and e.source.name == "range" and source.startswith("_g_range(ctx, "):
             # (the list is never made)
             items = "_range_items(" + source[len("_g_range("):]

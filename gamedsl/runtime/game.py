@@ -717,14 +717,16 @@ class Game:
                 return [_negate(s, "a score") for s in scores] if negated else scores
             return self._each_seat(state, program.heuristic)
         var, fn = declared
-        cat = self._machine.catalogue(state)
-        out = []
-        for seat in range(state["n"]):
-            def evaluate(read, seat=seat):
-                ctx = Ctx(program, read, {var: seat}, cat, pure=True)
-                ctx.memo = {}
-                return fn(ctx)
-            out.append(memo.score(state, seat, evaluate))
+        cat = []  # (the catalogue, looked up for the first seat not found in the memo)
+
+        def evaluate(read, seat):
+            if not cat:
+                cat.append(self._machine.catalogue(state))
+            ctx = Ctx(program, read, {var: seat}, cat[0], pure=True)
+            ctx.memo = {}
+            return fn(ctx)
+        score = memo.score
+        out = [score(state, seat, evaluate) for seat in range(state["n"])]
         return [_negate(s, "a score") for s in out] if negated else out
 
     def heuristics_memo(self) -> ScoreMemo:
@@ -773,7 +775,8 @@ class Game:
         values = self.heuristics(state, memo)
         if self._shared_score() and self.program.heuristic is None:
             return [values[0]]
-        return [sum(values[s] for s in side) for side in sides]
+        # (a side of one seat: its value as sum() gives it, 0 + value)
+        return [0 + values[side[0]] if len(side) == 1 else sum(values[s] for s in side) for side in sides]
 
     def _shared_score(self) -> bool:
         """Whether the score is a cooperative game's `score:`, one value for every seat."""

@@ -40,8 +40,10 @@ class _Log:
         self.per_player = per_player
 
     def note(self, path: tuple, value):
+        # (the value as it is: the state does not change while it is read; it is frozen into
+        # a key once the evaluation is over)
         if path not in self.reads:
-            self.reads[path] = _frozen(value)
+            self.reads[path] = value
         return value
 
 
@@ -85,63 +87,115 @@ class _Indexed(_Whole):
     __slots__ = ()
 
     def __getitem__(self, i):
-        return self.log.note(self.path + (i,), self.real[i])
+        value = self.real[i]
+        path = self.path + (i,)
+        reads = self.log.reads
+        if path not in reads:
+            reads[path] = value
+        return value
 
 
-class _Named(_Whole):
-    """`vars`, `flow`, `pvars`, `cstate`, `zones`: a name read notes what it names."""
+def _indexed(real, path: tuple, log) -> _Indexed:
+    """An _Indexed made without a call of __init__ (a recorder makes several per evaluation)."""
+    made = _Indexed.__new__(_Indexed)
+    made.real, made.path, made.log = real, path, log
+    return made
 
-    __slots__ = ()
 
-    def __getitem__(self, name):
+class _Unfollowed(Exception):
+    """The state was read in a way the recorder does not follow."""
+
+
+class _Named(dict):
+    """The state, or one of `vars`, `flow`, `pvars`, `cstate`, `zones`: a name read notes what
+    it names. It is a dict only so that a name read again is a plain lookup (the generated code
+    reads `zones` and a zone's name for every zone it goes through): it holds the names read
+    so far, each as what the first reading gave (a recorder one level down, or the value, noted
+    then); any use of it but reading a name notes all of it, as `_Whole` does, and a use that
+    would show or copy what it holds is refused."""
+
+    __slots__ = ("real", "path", "log")
+
+    def __missing__(self, name):
         real = self.real[name]
         path = self.path + (name,)
-        top = path[0]
-        if top in _BY_INDEX or (top == "zones" and name in self.log.per_player):
-            return _Indexed(real, path, self.log)
-        return self.log.note(path, real)
+        if len(path) == 1:
+            if name == "zones" or name in _BY_INDEX or name in _BY_NAME:
+                value = _named(real, path, self.log)
+            elif name == "where":
+                value = _indexed(real, path, self.log)
+            else:
+                return self.log.note(path, real)
+        elif path[0] in _BY_INDEX or (path[0] == "zones" and name in self.log.per_player):
+            value = _indexed(real, path, self.log)
+        else:
+            return self.log.note(path, real)
+        dict.__setitem__(self, name, value)
+        return value
+
+    _all = _Whole._all
+    __len__, __iter__, __contains__ = _Whole.__len__, _Whole.__iter__, _Whole.__contains__
+    get, keys, values, items = _Whole.get, _Whole.keys, _Whole.values, _Whole.items
+
+    def _refused(self, *args, **kwargs):
+        raise _Unfollowed
+
+    __setitem__ = __delitem__ = __eq__ = __ne__ = __repr__ = __reversed__ = __or__ = __ror__ = __ior__ = _refused
+    copy = setdefault = pop = popitem = update = clear = fromkeys = __reduce__ = __reduce_ex__ = _refused
+    __hash__ = None
 
 
-class _State(_Whole):
-    __slots__ = ()
-
-    def __getitem__(self, k):
-        real = self.real[k]
-        if k == "zones" or k in _BY_INDEX or k in _BY_NAME:
-            return _Named(real, (k,), self.log)
-        if k == "where":
-            return _Indexed(real, (k,), self.log)
-        return self.log.note((k,), real)
+def _named(real, path: tuple, log) -> _Named:
+    """`real` read through a recorder noting in `log` each part read."""
+    made = _Named()
+    made.real, made.path, made.log = real, path, log
+    return made
 
 
 # readers by the parts they read, shared by every memo: a search makes a memo per decision,
 # and the parts its scores read recur from one decision to the next
-_READERS: Dict[tuple, Callable] = {}
+_READERS: Dict[tuple, Tuple[Callable, Callable]] = {}
 _MOST_READERS = 4096
 
 
-def reader(paths: tuple) -> Callable:
-    """A function giving the tuple of the values at `paths` in a state (KeyError, IndexError
-    or TypeError where the state has no such part): one subscript per step of a path, the
-    names kept as values, not as code."""
-    fn = _READERS.get(paths)
-    if fn is not None:
-        return fn
+def reader(paths: tuple) -> Tuple[Callable, Callable]:
+    """Two functions of a state (each raising KeyError, IndexError or TypeError where the
+    state has no such part): the tuple of the values at `paths`, and the same as a key, each
+    list as a tuple (TypeError from hashing it if a list holds a list or a grid is read). One
+    subscript per step of a path, the names kept as values (the functions' defaults), not as
+    code."""
+    fns = _READERS.get(paths)
+    if fns is not None:
+        return fns
     names: list = []
     reads = []
     for path in paths:
         expr = "s"
         for k in path:
-            expr += f"[K[{len(names)}]]"
+            expr += f"[k{len(names)}]"
             names.append(k)
-        reads.append(expr + ",")
+        reads.append(expr)
     namespace = {"K": tuple(names)}
-    source = f"def read(s, K=K):\n    return ({' '.join(reads)})\n"
+    defaults = "".join(f", k{i}=K[{i}]" for i in range(len(names)))
+    values = "".join(f"{r}, " for r in reads)
+    keyed = "".join(f"tuple(v) if type(v := {r}) is list else v, " for r in reads)
+    source = (f"def read(s{defaults}):\n    return ({values})\n"
+              f"def key(s{defaults}):\n    return ({keyed})\n")
     exec(compile(source, "<gamedsl reader>", "exec"), namespace)  # noqa: S102 - subscripts only
     if len(_READERS) >= _MOST_READERS:
         _READERS.clear()
-    fn = _READERS[paths] = namespace["read"]
-    return fn
+    fns = _READERS[paths] = (namespace["read"], namespace["key"])
+    return fns
+
+
+def _as_key(values) -> tuple:
+    """Values read as a key, as the reader's `key` writes them where it can."""
+    key = tuple([tuple(v) if type(v) is list else v for v in values])
+    try:
+        hash(key)
+    except TypeError:
+        key = tuple([_frozen(v) for v in values])
+    return key
 
 
 class ScoreMemo:
@@ -152,8 +206,8 @@ class ScoreMemo:
     def __init__(self, per_player):
         self.per_player = frozenset(per_player)
         # seat -> the parts read (one tuple of paths per way the evaluation went) -> (their
-        # reader, their values -> score)
-        self.kept: Dict[int, Dict[tuple, Tuple[Callable, Dict[tuple, object]]]] = {}
+        # readers, their values as a key -> score)
+        self.kept: Dict[int, Dict[tuple, Tuple[Callable, Callable, Dict[tuple, object]]]] = {}
         self.hits = self.misses = 0
         self.held = False
 
@@ -165,30 +219,32 @@ class ScoreMemo:
 
     def get(self, state: dict, seat: int):
         """The kept score of `seat` in `state`, or None."""
-        for read, by_values in self.kept.get(seat, {}).values():
+        kept = self.kept.get(seat)
+        if kept is None:
+            return None
+        for read, key, by_values in kept.values():
             try:
-                values = read(state)
+                found = by_values.get(key(state), _NONE)
             except (KeyError, IndexError, TypeError):
-                continue
-            # (most parts read are numbers, texts and lists of components: a list as a tuple
-            # as it is; a list of lists is not hashable so, and is frozen all the way down)
-            key = tuple([tuple(v) if type(v) is list else v for v in values])
-            try:
-                found = by_values.get(key, _NONE)
-            except TypeError:
-                found = by_values.get(tuple([_frozen(v) for v in values]), _NONE)
+                # (a part the state lacks: nothing kept matches; or a value that is not
+                # hashable as the key writes it: frozen all the way down)
+                try:
+                    values = read(state)
+                except (KeyError, IndexError, TypeError):
+                    continue
+                found = by_values.get(_as_key(values), _NONE)
             if found is not _NONE:
                 self.hits += 1
                 return found
         return None
 
     def score(self, state: dict, seat: int, evaluate) -> object:
-        """`evaluate(state_to_read)` for `seat`, from the memo when the parts it read before
-        hold the same values in `state`; else evaluated through a recorder and kept."""
+        """`evaluate(state_to_read, seat)` for `seat`, from the memo when the parts it read
+        before hold the same values in `state`; else evaluated through a recorder and kept."""
         if self.misses >= GIVE_UP_AFTER and self.hits * 2 < self.misses:
             # (a score that reads most of the state rarely meets the same values again: its
             # recording costs more than the evaluations it saves, so it is evaluated as always)
-            return evaluate(state)
+            return evaluate(state, seat)
         found = self.get(state, seat)
         if found is not None:
             return found
@@ -196,16 +252,17 @@ class ScoreMemo:
             self.misses += 1
         log = _Log(self.per_player)
         try:
-            value = evaluate(_State(state, (), log))
+            value = evaluate(_named(state, (), log), seat)
         except Exception:  # noqa: BLE001 - read in a way not followed: evaluated as always
-            return evaluate(state)
+            return evaluate(state, seat)
         if value is None:
             return value
         paths = tuple(log.reads)
         kept = self.kept.setdefault(seat, {})
-        if paths not in kept:
-            kept[paths] = (reader(paths), {})
-        kept[paths][1][tuple(log.reads.values())] = value
+        entry = kept.get(paths)
+        if entry is None:
+            entry = kept[paths] = (*reader(paths), {})
+        entry[2][_as_key(log.reads.values())] = value
         return value
 
 
@@ -234,5 +291,5 @@ def read_parts(state: dict, evaluate, per_player) -> tuple:
     `("where", c)`, `("n",)`...). `per_player`: the names of the per-player zones. An error
     of the evaluation (or of a way of reading the recorder does not follow) is raised."""
     log = _Paths(per_player)
-    value = evaluate(_State(state, (), log))
+    value = evaluate(_named(state, (), log))
     return value, tuple(log.reads)

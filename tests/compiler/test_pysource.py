@@ -373,3 +373,68 @@ def test_a_def_called_again_in_a_listing_takes_the_first_value(tmp_path, monkeyp
     first = [_first(lambda n: stops(generate, n) is not None, 1, 5000) for generate in (True, False)]
     assert first[0] == first[1]
     assert stops(True, first[0]) == stops(False, first[0])
+
+
+WALK = '''
+game "Walk"
+players 2
+kind stone:
+  copies 3 per player
+zone supply of stone: public
+zone board of stone: grid 3 by 3, public
+player zone bag of stone: public
+var k: number = 0
+def mine(p: player) = len([c for c in p.bag if c.owner == p])
+def walked(p: player) = mine(p) + len(p.bag) + len([c for c in supply]) + len([c for c in board])
+
+setup:
+  move stone to supply
+  move first(supply) to board at (1, 0)
+  move first(supply) to board at (0, 0)
+  move first(supply) to start_player.bag
+  move first(supply) to start_player.bag
+  while k < LIMIT and walked(start_player) > 0:
+    k += 1
+
+turn:
+  end game
+
+score of p: k
+'''
+
+
+def test_a_comprehension_over_a_zone_is_charged_as_the_closures_charge_it(tmp_path, monkeypatch):
+    """A comprehension over a zone goes through the zone itself, and `len` of a zone counts
+    it where it lies (a player's zone, a zone of the table, a grid's components in cell
+    order): the same values, and a loop asking them runs out of steps at the same turn."""
+    path = tmp_path / "walk.game"
+    sources = []
+
+    def stops(limit: int, generate: bool) -> bool:
+        path.write_text(WALK.replace("LIMIT", str(limit)))
+        monkeypatch.setattr(ExprCompiler, "generate", generate)
+        game = load(str(path), max_steps=400)
+        try:
+            state = game.new_game(2)
+        except RuleError as err:
+            assert err.code == "E501"
+            return True
+        finally:
+            if generate:
+                sources.append(game.snippets.source)
+        assert game.scores(state) == [limit, limit]
+        return False
+
+    assert _first(lambda n: stops(n, True), 1, 400) == _first(lambda n: stops(n, False), 1, 400)
+    written = "\n".join(sources[-1].sources.values())
+    assert "_zone_walk(ctx, _st" in written and "_zone_len(ctx, _st" in written
+    assert sources[-1].give_ups == 0
+    values = []
+    for generate in (False, True):
+        path.write_text(WALK.replace("LIMIT", "1"))
+        game = _load(str(path), generate, monkeypatch)
+        state = game.new_game(2)
+        values.append([game.evaluate(state, parse_expression(text)) for text in (
+            "[c for c in board]", "[c for c in start_player.bag if c.owner == 0]", "[c for c in supply]",
+            "[len(p.bag) for p in players]", "walked(start_player)")])
+    assert values[0] == values[1] and values[0][0] == [1, 0]

@@ -1,0 +1,81 @@
+"""The recorder a kept score reads the state through (gamedsl/runtime/readmemo.py): the parts
+it notes are the parts read, each once, whatever reads them again, and a use of the state it
+does not follow is refused rather than answered from what it has seen so far."""
+
+from pathlib import Path
+
+import pytest
+
+from gamedsl.pipeline import load
+from gamedsl.runtime.readmemo import read_parts
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PER_PLAYER = frozenset({"hand"})
+
+
+def _state():
+    return {"n": 2, "vars": {"a": 1, "b": [2, 3]}, "flow": {"current": 0, "round": 1},
+            "pvars": {"total": [4, 5]}, "cstate": {"up": [True, False]},
+            "zones": {"hand": [[0], [1, 2]], "pile": [3]}, "where": [["hand", 0, None], None]}
+
+
+def test_each_part_read_is_noted_once_in_the_order_first_read():
+    def evaluate(s):
+        return (s["zones"]["hand"][1], s["zones"]["hand"][1], s["pvars"]["total"][0], s["zones"]["pile"],
+                s["vars"]["a"], s["zones"]["hand"][1], s["n"], s["where"][0], s["pvars"]["total"][0])
+
+    value, parts = read_parts(_state(), evaluate, PER_PLAYER)
+    assert value == ([1, 2], [1, 2], 4, [3], 1, [1, 2], 2, ["hand", 0, None], 4)
+    assert parts == (("zones", "hand", 1), ("pvars", "total", 0), ("zones", "pile"), ("vars", "a"), ("n",),
+                     ("where", 0))
+
+
+@pytest.mark.parametrize("use, part", [
+    (lambda s: s["flow"].get("out"), ("flow",)),
+    (lambda s: "b" in s["vars"], ("vars",)),
+    (lambda s: len(s["zones"]["hand"]), ("zones", "hand")),
+    (lambda s: sorted(s["cstate"].keys()), ("cstate",)),
+    (lambda s: [v for v in s["pvars"]["total"]], ("pvars", "total")),
+    (lambda s: (s["vars"]["a"], dict(s["vars"])), ("vars",)),
+])
+def test_a_container_used_whole_is_noted_whole(use, part):
+    state = _state()
+    value, parts = read_parts(state, use, PER_PLAYER)
+    assert value == use(state) and part in parts
+
+
+@pytest.mark.parametrize("use", [
+    lambda s: s["zones"].copy(),
+    lambda s: repr(s["vars"]),
+    lambda s: s["flow"] == {"current": 0, "round": 1},
+    lambda s: s["pvars"].setdefault("total", []),
+    lambda s: s["vars"] | {},
+    lambda s: s["zones"].pop("pile"),
+])
+def test_a_use_the_recorder_does_not_follow_is_refused(use):
+    # (a name read so far is held by the recorder: what it holds is never shown as the state)
+    def evaluate(s):
+        s["vars"]["a"], s["zones"]["pile"], s["flow"]["current"], s["pvars"]["total"][1]
+        return use(s)
+
+    with pytest.raises(Exception):
+        read_parts(_state(), evaluate, PER_PLAYER)
+
+
+def test_a_kept_score_of_a_grid_and_lists_of_lists_is_found():
+    # (a part whose value is a grid or holds lists is kept frozen all the way down, and found so)
+    game = load(str(ROOT / "examples" / "tictactoe.game"))
+    memo = game.heuristics_memo()
+    state = game.apply(game.new_game(2, seed=1), game.legal_moves(game.new_game(2, seed=1))[4])
+    reads = []
+
+    def evaluate(s, seat):
+        reads.append(seat)
+        return len(s["where"]) + len(s["zones"]["board"]) * 10 + seat
+
+    first = [memo.score(state, seat, evaluate) for seat in range(2)]
+    assert [memo.score(game.clone(state), seat, evaluate) for seat in range(2)] == first == [20, 21]
+    assert reads == [0, 1] and memo.hits == 2
+    later = game.apply(state, game.legal_moves(state)[0])
+    assert [memo.score(later, seat, evaluate) for seat in range(2)] == [30, 31] and reads == [0, 1, 0, 1]
