@@ -109,11 +109,22 @@ def leaf_rewards(game, state: dict, memo=None) -> List[float]:
 def _finish_secret_choice(game, state: dict, seat: int, rng: random.Random) -> None:
     """In place, in a state a bot only scores: the other seats still to choose secretly choose
     at random (they cannot see ours)."""
-    while not state["flow"]["over"] and state["pending"] and "got" in state["pending"]:
+    while _secret_left(state):
         waiting = [s for s in game.waiting_for(state) if s != seat]
         if not waiting:
             return
         game.apply_legal(state, game.random_move(state, waiting[0], rng), in_place=True, scored_only=True)
+
+
+def _secret_left(state: dict) -> bool:
+    """Whether other seats are still to make a secret choice (made at random by a bot that
+    only scores the state)."""
+    return bool(not state["flow"]["over"] and state["pending"] and "got" in state["pending"])
+
+
+def _alike(world: dict, other: dict) -> bool:
+    """Whether two sampled worlds are the same state but for their random generators."""
+    return {**world, "rng": None} == {**other, "rng": None}
 
 
 # ---------------------------------------------------------------- greedy
@@ -153,13 +164,25 @@ class GreedyBot:
         # (most moves change a few seats' holdings: the others' heuristics, and the mover's
         # in the worlds that differ only where it does not look, are worked out once)
         memo = game.heuristics_memo()
+        # A world alike the first but for its generator (nothing hidden from the seat: the
+        # samples differ only in their future draws) gives a move that draws nothing, and
+        # leaves no one a secret choice to make at random, the first world's margin.
+        alike = [k > 0 and _alike(world, worlds[0]) for k, world in enumerate(worlds)]
+        settled = [None] * len(moves)
         # (the states after the moves are scored, never played on: their choices are not
         # looked at, nor their messages written)
-        for world in worlds:
+        for k, world in enumerate(worlds):
             for i, move in enumerate(moves):
+                if alike[k] and settled[i] is not None:
+                    totals[i] += settled[i]
+                    continue
                 after = game.apply_legal(world, move, scored_only=True)
+                drew = after.get("rng") != world.get("rng") or _secret_left(after)
                 _finish_secret_choice(game, after, seat, self.rng)
-                totals[i] += score_margin(game, after, seat, memo)
+                margin = score_margin(game, after, seat, memo)
+                totals[i] += margin
+                if k == 0 and not drew:
+                    settled[i] = margin
         best = max(totals)
         return moves[self.rng.choice([i for i, t in enumerate(totals) if t == best])]
 

@@ -139,3 +139,62 @@ def test_a_state_only_scored_is_the_state_played_on_without_its_messages_or_a_lo
     assert err.value.code == "E503"
     with pytest.raises(RuleError):
         game.apply(state, leap)
+
+
+SHUFFLE_PICK = '''
+game "Shuffle pick"
+players 2
+
+kind chip:
+  copies 3 per player
+
+zone pile of chip: public
+player zone kept of chip: public
+
+setup:
+  move chip to pile
+
+turn:
+  choose by current:
+    mix "mix":
+      shuffle pile
+    take "take":
+      move first(pile) to current.kept
+  if len(pile) == 0:
+    end game
+
+score of p: len(p.kept)
+'''
+
+
+def _applied(game, spec: str) -> dict:
+    """How often greedy's first decision applies each alternative's move (in its worlds)."""
+    counts: dict = {}
+    apply_legal = game.apply_legal
+
+    def counting(state, move, *args, **kwargs):
+        counts[move["alt"]] = counts.get(move["alt"], 0) + 1
+        return apply_legal(state, move, *args, **kwargs)
+
+    bot = make_bot(spec, game, 0, 7)
+    state = game.new_game(game.min_players, 7)
+    game.apply_legal = counting
+    try:
+        bot.choose(state)
+    finally:
+        del game.apply_legal
+    return counts
+
+
+def test_greedy_scores_a_move_once_in_worlds_alike(tmp_path):
+    # nothing is hidden: the four sampled worlds differ only in their future draws, so a move
+    # that draws nothing is scored once; a shuffle draws, and is scored in every world
+    path = tmp_path / "shuffle_pick.game"
+    path.write_text(SHUFFLE_PICK)
+    assert _applied(load(str(path)), "greedy:samples=4") == {"mix": 4, "take": 1}
+
+
+def test_greedy_scores_every_world_that_hides_something():
+    game = load(str(ROOT / "games" / "trade_tycoon.game"))
+    counts = _applied(game, "greedy:samples=3")
+    assert counts and all(n % 3 == 0 for n in counts.values())
