@@ -40,17 +40,11 @@ class Coverage(Observer):
 
     @property
     def stmts(self) -> Counter:
-        if self._ran:
-            self._stmts.update(self._ran)
-            self._ran.clear()
-        return self._stmts
+        return _folded(self._stmts, self._ran)
 
     @property
     def comps(self) -> Counter:
-        if self._moved:
-            self._comps.update(self._moved)
-            self._moved.clear()
-        return self._comps
+        return _folded(self._comps, self._moved)
 
     @contextmanager
     def looking_away(self):
@@ -79,6 +73,14 @@ class Coverage(Observer):
     def reset(self) -> None:
         for name in _COUNTED:
             getattr(self, name).clear()
+
+
+def _folded(counts: Counter, noted: list) -> Counter:
+    """`counts` with the events `noted` since added in (and no longer noted)."""
+    if noted:
+        counts.update(noted)
+        noted.clear()
+    return counts
 
 
 def merge(total: dict, part: dict) -> dict:

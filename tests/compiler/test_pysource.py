@@ -243,33 +243,13 @@ score of p: k
 def test_a_value_read_once_is_charged_as_often_as_it_is_read(tmp_path, monkeypatch):
     """`at(board, c)` read three times in `held` is read once by the generated code, but
     charged three times: a loop calling it runs out of steps at the same turn of the loop."""
-    path = tmp_path / "shared.game"
     sources = []
 
     def stops(limit: int, generate: bool) -> bool:
-        path.write_text(SHARED.replace("LIMIT", str(limit)))
-        monkeypatch.setattr(ExprCompiler, "generate", generate)
-        game = load(str(path), max_steps=400)
-        try:
-            state = game.new_game(2)
-        except RuleError as err:
-            assert err.code == "E501"
-            return True
-        finally:
-            if generate:
-                sources.append(game.snippets.source)
-        assert game.scores(state) == [limit, limit]
-        return False
+        return _setup_stops(tmp_path / "shared.game", SHARED, limit, generate, monkeypatch, sources)
 
-    def first_stopping(generate: bool) -> int:
-        low, high = 1, 400  # (the loop ends by itself at `low`, runs out of steps at `high`)
-        assert not stops(low, generate) and stops(high, generate)
-        while high - low > 1:
-            mid = (low + high) // 2
-            low, high = (low, mid) if stops(mid, generate) else (mid, high)
-        return high
-
-    assert first_stopping(True) == first_stopping(False)
+    # (the loop ends by itself at 1, runs out of steps at 400)
+    assert _first(lambda n: stops(n, True), 1, 400) == _first(lambda n: stops(n, False), 1, 400)
     held = [text for text in sources[-1].sources.values() if ".get(_CELL_KEYS.get((_x, _y))" in text]
     assert held and held[0].count("_again(ctx, 2,") == 2 and "_at_grid" not in held[0]
 
@@ -301,6 +281,25 @@ def _twice(tmp_path, monkeypatch, generate: bool, limit: int, size: int):
     path.write_text(TWICE.replace("LIMIT", str(limit)).replace("SIZE", str(size)))
     monkeypatch.setattr(ExprCompiler, "generate", generate)
     return load(str(path), max_steps=400)
+
+
+def _setup_stops(path, text: str, limit: int, generate: bool, monkeypatch, sources: list) -> bool:
+    """Whether the setup of `text` (its LIMIT made `limit`) runs out of steps (E501) within
+    400; if not, each seat's score is `limit`. The generated code's compiler kept in
+    `sources`."""
+    path.write_text(text.replace("LIMIT", str(limit)))
+    monkeypatch.setattr(ExprCompiler, "generate", generate)
+    game = load(str(path), max_steps=400)
+    try:
+        state = game.new_game(2)
+    except RuleError as err:
+        assert err.code == "E501"
+        return True
+    finally:
+        if generate:
+            sources.append(game.snippets.source)
+    assert game.scores(state) == [limit, limit]
+    return False
 
 
 def _first(stops, low: int, high: int) -> int:
@@ -411,19 +410,7 @@ def test_a_comprehension_over_a_zone_is_charged_as_the_closures_charge_it(tmp_pa
     sources = []
 
     def stops(limit: int, generate: bool) -> bool:
-        path.write_text(WALK.replace("LIMIT", str(limit)))
-        monkeypatch.setattr(ExprCompiler, "generate", generate)
-        game = load(str(path), max_steps=400)
-        try:
-            state = game.new_game(2)
-        except RuleError as err:
-            assert err.code == "E501"
-            return True
-        finally:
-            if generate:
-                sources.append(game.snippets.source)
-        assert game.scores(state) == [limit, limit]
-        return False
+        return _setup_stops(path, WALK, limit, generate, monkeypatch, sources)
 
     assert _first(lambda n: stops(n, True), 1, 400) == _first(lambda n: stops(n, False), 1, 400)
     written = "\n".join(sources[-1].sources.values())
