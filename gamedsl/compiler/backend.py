@@ -645,16 +645,17 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
         return []
     if cls is P.SayStmt:  # (the interpreter's _do_say; nothing said in a state no one is shown)
         consts += [f"ms{sid} = s{sid}.message", f"mk{sid} = s{sid}.kind"]
+        text = f"x if type(x) is str else write(x, mk{sid}, ctx.cat)"  # (a text is written as it is)
         lines = [*_evaluated(st.message, f"ms{sid}", "x", consts),
                  f"if isinstance(x, list): sized(x, s{sid}.span)"]
         if st.to is None:
-            lines.append(f"state['said'].append(x if type(x) is str else write(x, mk{sid}, ctx.cat))")
+            lines.append(f"state['said'].append({text})")
         else:
             consts.append(f"to{sid} = s{sid}.to")
             lines += [*_evaluated(st.to, f"to{sid}", "p", consts),
                       "if not (isinstance(p, int) and not isinstance(p, bool) and 0 <= p < state['n']):",
                       f"    raise RuleError('E504', \"'say ... to' needs a player\", s{sid}.span)",
-                      f"state.setdefault('told', []).append([p, len(state['said']), x if type(x) is str else write(x, mk{sid}, ctx.cat)])"]
+                      f"state.setdefault('told', []).append([p, len(state['said']), {text}])"]
         return [_RESET, "if m.says:", *("    " + line for line in lines)]
     if cls is P.MoveStmt and st.cell is None and st.zone is not None:
         info = program.zones.get(st.zone)

@@ -18,8 +18,7 @@ from gamedsl.runtime import rng, tiling
 from gamedsl.runtime.ctx import MAX_WORK, charge
 from gamedsl.runtime.values import (MAX_LENGTH, Builtin, as_list, bounded, cell_key, cell_sort_key, check_cell,
                                     grid_of, is_number, key_cell, nonempty, plain, sized, word_list, written_size,
-                                    zone_items)
-from gamedsl.runtime.values import CELL_KEYS
+                                    zone_items, CELL_KEYS)
 from gamedsl.runtime.wordlists import ListError, WordList
 
 

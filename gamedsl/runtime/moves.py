@@ -16,6 +16,7 @@ from itertools import chain, product
 from typing import List
 
 _FLAT = frozenset({int, str, bool, float, type(None)})
+_LISTS = {list}
 
 
 def _fresh(value):
@@ -45,8 +46,6 @@ def _handed(domain: list) -> list:
         return [list(v) for v in domain]
     return [_fresh(v) for v in domain]
 
-
-_LISTS = {list}
 
 
 def _keys_of(moves: List[dict]) -> list:

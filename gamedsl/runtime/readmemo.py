@@ -275,21 +275,11 @@ def new_memo(program) -> Optional[ScoreMemo]:
     return ScoreMemo(name for name, info in program.zones.items() if info.per_player)
 
 
-class _Paths(_Log):
-    """A log of the parts read, without their values."""
-
-    __slots__ = ()
-
-    def note(self, path: tuple, value):
-        self.reads[path] = None
-        return value
-
-
 def read_parts(state: dict, evaluate, per_player) -> tuple:
     """`evaluate(state_to_read)` and the parts of `state` it read, as the memo names them
     (`("zones", name, owner)` for a player's zone, `("zones", name)` for a zone of the table,
     `("where", c)`, `("n",)`...). `per_player`: the names of the per-player zones. An error
     of the evaluation (or of a way of reading the recorder does not follow) is raised."""
-    log = _Paths(per_player)
+    log = _Log(per_player)
     value = evaluate(_named(state, (), log))
     return value, tuple(log.reads)
