@@ -7,6 +7,9 @@ compiled with `compile()` and run from then on. Python runs that much faster tha
 closures, each a call: the scores and guards a search evaluates at every step are mostly
 comprehensions over zones and calls of defs. The expressions of a block's statements are
 written straight into the block's function (`inline`, used by gamedsl/compiler/backend.py).
+What would still cost a call for each item of a list — a small def called in a
+comprehension, a grid's cell read — is written as statements run before the expression's
+value is read: loops, `if`s and plain lookups (see `_lowered`).
 
 As in the blocks' source, the rules' names never become code: a name (a variable's, a
 zone's, an attribute's, a def's) is a value of the namespace the code runs in, and the
@@ -411,7 +414,7 @@ _RUNTIME = {
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
     "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
     "_range_items": _range_items, "_items_calls": _items_calls, "_texts": _texts, "_g_text": _g_text,
-    "_CELL_KEYS": CELL_KEYS,
+    "_CELL_KEYS": CELL_KEYS, "_MAX_NUMBER": _MAX_NUMBER,
 }
 
 
@@ -470,6 +473,40 @@ class _Frame:
         # The comprehension whose element is being written, where a small def's call may be
         # written out (see `_inlined`): [its branch level, calls written out so far].
         self.site: Optional[list] = None
+        # Where statements run before the expression being written may go (see `_lowered`);
+        # None inside code that may not run, or runs per item, written as an expression.
+        self.block: Optional[_Block] = None
+        self.deep = False  # a def's call written out: the depth it would check, checked first
+
+
+class _Block:
+    """Statements the function runs, each time, before the code of the expression written
+    while they were being added; nested (`inner`) for the body of a loop or a branch."""
+
+    def __init__(self):
+        self.lines: List[str] = []
+        self._charge: Optional[list] = None  # [the line charging work, the work it charges]
+
+    def add(self, line: str) -> None:
+        self.lines.append(line)
+
+    def charge(self, work: int) -> None:
+        """Work charged whenever this block runs on: one line charges all of it, from the
+        first such charge (charged sooner, the same work is charged; where the step budget is
+        looked at sooner and found passed, it is passed at the end)."""
+        if self._charge is None:
+            self._charge = [len(self.lines), 0]
+            self.lines.append("")
+        self._charge[1] += work
+        self.lines[self._charge[0]] = f"ctx.work += {self._charge[1]}"
+
+    def skip(self, test: str) -> None:
+        """`continue` if `test` fails: what follows may not run."""
+        self.lines.append(f"if not ({test}): continue")
+        self._charge = None
+
+    def inner(self, block: "_Block") -> None:
+        self.lines += ["    " + line for line in block.lines]
 
 
 class SourceCompiler:
@@ -550,12 +587,13 @@ class SourceCompiler:
         nothing else; None if it cannot be written. Any exception they raise means: run the
         closures (`_gave_up`, which counts it)."""
         frame = _Frame({}, set(scope))
+        frame.block = _Block()
         try:
-            code = self._unshared(frame, self._gen(e, frame))
+            *statements, code = self._written(frame, frame.block, self._gen(e, frame))
         except Unsupported:
             return None
-        lines = ["_dp = ctx.depth"] if "_dp" in code else []
-        lines += [line.strip() for line in self._prologue(frame)]
+        lines = ["_dp = ctx.depth"] if re.search(r"\b_dp\b", "\n".join(statements + [code])) else []
+        lines += [line.strip() for line in self._prologue(frame)] + statements
         used = set(re.findall(r"\b_[A-Za-z_]*[0-9]*\b", "\n".join(lines + [code])))
         self.generated += 1
         return lines, code, sorted(n for n in used if n in self.ns) + ["_gave_up"]
@@ -583,30 +621,48 @@ class SourceCompiler:
     def _filter_function(self, guard, scope, params):
         frame = _Frame({p: f"_p{i}" for i, p in enumerate(params)}, set(scope))
         frame.branches = 1  # (the guard runs once per combination)
-        test = self._unshared(frame, self._gen(guard, frame))
+        frame.block = _Block()
+        *statements, test = self._written(frame, frame.block, self._gen(guard, frame))
         names = ", ".join(frame.names[p] for p in params)
         name = self._fresh("filter")
         lines = [f"def {name}(ctx, domains, count):", "    _dp = ctx.depth"]
         lines += self._prologue(frame)
         lines += ["    ctx.work += count",
                   "    if ctx.work > _MAX_WORK:",
-                  "        raise _GiveUp",
-                  f"    return [[{names}] for ({names},) in _product(*domains) if {test}]"]
+                  "        raise _GiveUp"]
+        if not statements:
+            lines.append(f"    return [[{names}] for ({names},) in _product(*domains) if {test}]")
+        else:
+            lines += ["    _out = []", f"    for ({names},) in _product(*domains):"]
+            lines += ["        " + line for line in statements]
+            lines += [f"        if {test}: _out.append([{names}])",
+                      "    if ctx.work > _MAX_WORK: raise _GiveUp",
+                      "    return _out"]
         self._define("\n".join(lines), name)
         return self.ns[name]
 
     def _root_function(self, e, scope):
         frame = _Frame({}, set(scope))
-        body = self._unshared(frame, self._gen(e, frame))
+        frame.block = _Block()
+        *statements, body = self._written(frame, frame.block, self._gen(e, frame))
         name = self._fresh("root")
         lines = [f"def {name}(ctx):", "    _dp = ctx.depth"]
         lines += self._prologue(frame)
+        lines += ["    " + line for line in statements]
         lines.append(f"    return {body}")
         self._define("\n".join(lines), name)
         return self.ns[name]
 
+    def _written(self, frame, block: _Block, code: str) -> List[str]:
+        """A function's statements (the step budget looked at once they have run) and last its
+        expression's code, without the values kept that no other reading took."""
+        lines = self._unshared(frame, "\n".join(self._checked(block.lines) + [code])).split("\n")
+        return lines
+
     def _prologue(self, frame: _Frame) -> List[str]:
-        lines = []
+        # (a written-out call's depth looked at once, before any runs: where it would be too
+        # deep, the closures judge whether it runs)
+        lines = ["    if _dp >= _MAX_DEPTH: raise _GiveUp"] if frame.deep else []
         if frame.uses_state:
             lines.append("    _st = ctx.state")
         if frame.uses_attrs:
@@ -659,8 +715,9 @@ class SourceCompiler:
         frame = _Frame({p: f"v{i}_{self._counter}" for i, p in enumerate(params)})
         # a def's body knows no local kinds but its own (as when the closures compile it)
         saved_kinds, self.ex.local_kinds = self.ex.local_kinds, {}
+        frame.block = _Block()
         try:
-            body = self._unshared(frame, self._gen(decl.body, frame))
+            *statements, body = self._written(frame, frame.block, self._gen(decl.body, frame))
         except Unsupported:
             self.failed_defs.add(name)
             del self.defs[name]
@@ -686,6 +743,7 @@ class SourceCompiler:
                  "        raise _GiveUp",
                  "    _dp += 1"]
         lines += self._prologue(frame)
+        lines += ["    " + line for line in statements]
         lines += [f"    result = {body}",
                   "    if _memo is not None:",
                   "        _memo[key] = result",
@@ -733,6 +791,10 @@ class SourceCompiler:
         method = getattr(self, "_" + type(e).__name__, None)
         if method is None or self.ex.family_named(e, ()) is not None or self.ex.family_of(e, ()) is not None:
             raise Unsupported  # (a zone family's zone: the closures address it)
+        if frame.block is not None:
+            code = self._lowered(e, frame)
+            if code is not None:
+                return code
         if isinstance(e, A.Call) and self._memo_free(e):
             return self._memo_shared(e, frame, method)
         code = method(e, frame)
@@ -762,6 +824,182 @@ class SourceCompiler:
         kept = f"({py} := {code})"
         frame.kept.append((py, kept, code))
         return kept
+
+    # ------------------------------------------------------------ statements
+    # Where a block may take statements, the parts of an expression that would cost a Python
+    # call per item are written as statements run before it: a comprehension as a loop, a
+    # small def's call (no memo kept) as its body, a grid's cell read as its lookup, and an
+    # `and`, `or` or `if` holding any of these as Python's `if`. Each charges the work it
+    # charges as an expression, at the point it runs; the step budget is looked at where a
+    # list's work is charged (`_items`, a def's call) and once the block has run (see
+    # `_checked`), so the total is the same and the code gives up wherever the budget is
+    # passed (the work only grows: passed anywhere, passed at the end). The order the parts
+    # run in may differ from the expression's, which nothing sees: an expression has no
+    # effect but its work, its memo's values (each worked out once, in any order, charging the
+    # same) and the table rows told to an observer (counted, not ordered).
+
+    def _lowered(self, e, frame) -> Optional[str]:
+        """The code of `e` after statements added to `frame.block`, or None if `e` is better
+        written as an expression."""
+        if isinstance(e, A.Comprehension):
+            return self._loop(e, frame)
+        if isinstance(e, (A.And, A.Or)):
+            return self._if_else(e, frame)
+        if isinstance(e, A.Conditional):
+            return self._if_then(e, frame)
+        if isinstance(e, A.Call):
+            if self._grid_at(e, frame):
+                return self._cell_read(e, frame)
+            if (e.name in self.d.defs and e.name not in B.FUNCTIONS and named_constant(self.d.defs[e.name]) is None
+                    and self._small(e.name) and len(e.args) == len(self.d.defs[e.name].params)):
+                return self._written_out(e, frame)
+        return None
+
+    def _atom(self, code: str, frame) -> str:
+        """`code` as a Python name or a number, kept in a new name if it is neither."""
+        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+", code):
+            return code
+        py = self._fresh("a")
+        frame.block.add(f"{py} = {code}")
+        return py
+
+    def _loop(self, e, frame) -> str:
+        """A comprehension as a `for` loop (or as Python's comprehension where its element and
+        condition need no statements)."""
+        source = self._iterable(e.source, frame)
+        zone = _zone_read(source)
+        items = f"_items(ctx, {source})" if zone is None else f"_zone_walk(ctx, {zone})"
+        if isinstance(e.source, A.Call) and e.source.name == "range" and source.startswith("_g_range(ctx, "):
+            items = "_range_items(" + source[len("_g_range("):]
+        body = _Block()
+
+        def build(py):
+            cond = self._gen(e.cond, frame) if e.cond is not None else None
+            before = len(body.lines)
+            if cond is not None:
+                body.skip(cond)
+            element = self._gen(e.element, frame)
+            return py, cond, element, before or len(body.lines) > before + (cond is not None)
+
+        py, cond, element, statements = self._branch(frame, lambda: self.ex.with_local_kind(
+            e.var, e.source, lambda: self._local(e.var, frame, build)), block=body)
+        if not statements:
+            return f"[{element} for {py} in {items}{f' if ({cond})' if cond is not None else ''}]"
+        out = self._fresh("r")
+        frame.block.add(f"{out} = []")
+        frame.block.add(f"for {py} in {items}:")
+        frame.block.inner(body)
+        frame.block.add(f"    {out}.append({element})")
+        return out
+
+    def _if_else(self, e, frame) -> str:
+        """`and` / `or` whose right side takes statements: Python's `if`."""
+        left = self._gen(e.left, frame)
+        body = _Block()
+        right = self._branch(frame, lambda: self._gen(e.right, frame), block=body)
+        op = "and" if isinstance(e, A.And) else "or"
+        if not body.lines:
+            if _truth(e.left) and _truth(e.right):
+                return f"({left} {op} {right})"
+            return f"(True if ({left}) {op} ({right}) else False)"
+        out = self._fresh("b")
+        block = frame.block
+        block.add(f"if {'' if op == 'and' else 'not '}({left}):")
+        block.inner(body)
+        block.add(f"    {out} = {right if _truth(e.right) else f'True if ({right}) else False'}")
+        block.add("else:")
+        block.add(f"    {out} = {'False' if op == 'and' else 'True'}")
+        return out
+
+    def _if_then(self, e, frame) -> str:
+        """`a if c else b` whose branches take statements: Python's `if`."""
+        cond = self._gen(e.cond, frame)
+        then_body, else_body = _Block(), _Block()
+        then = self._branch(frame, lambda: self._gen(e.then, frame), block=then_body)
+        orelse = self._branch(frame, lambda: self._gen(e.orelse, frame), block=else_body)
+        if not then_body.lines and not else_body.lines:
+            return f"(({then}) if ({cond}) else ({orelse}))"
+        out = self._fresh("b")
+        block = frame.block
+        block.add(f"if {cond}:")
+        block.inner(then_body)
+        block.add(f"    {out} = {then}")
+        block.add("else:")
+        block.inner(else_body)
+        block.add(f"    {out} = {orelse}")
+        return out
+
+    def _grid_at(self, e, frame) -> bool:
+        """`at(zone, cell)` of a grid of the table (not a player's)."""
+        if not (e.name == "at" and len(e.args) == 2 and isinstance(e.args[0], A.Name)
+                and e.args[0].name in self.d.shared_zones and not self._is_local(e.args[0].name, frame)):
+            return False
+        zone_type = self.d.types.get(e.args[0]) if self.d.types else None
+        return isinstance(zone_type, T.Zone) and zone_type.grid and not zone_type.per_player
+
+    def _cell_read(self, e, frame) -> str:
+        """A grid's cell read by its key, as _at_grid reads it; read again, the value kept."""
+        try:
+            key = self._key(e, frame) if self._zero_work(e.args[1]) else None
+        except Unsupported:
+            key = None
+        block = frame.block
+        if key is not None and key in frame.known:
+            py, work = frame.known[key]
+            block.charge(work)
+            return py
+        frame.uses_state = True
+        named = self._name(e.args[0].name)
+        zone = f"_z{named}"
+        if f"{zone} = _st['zones'][{named}]" not in frame.hoisted:
+            frame.hoisted.insert(0, f"{zone} = _st['zones'][{named}]")
+        cell = self._atom(self._gen(e.args[1], frame), frame)
+        py = self._fresh("t")
+        block.add(f"if type({cell}) is not list or len({cell}) != 2: raise _GiveUp")
+        block.add(f"_x, _y = {cell}")
+        block.add("if type(_x) is not int or type(_y) is not int: raise _GiveUp")
+        block.charge(2)
+        block.add(f"{py} = {zone}.get(_CELL_KEYS.get((_x, _y)) or f'{{_x}},{{_y}}')")
+        if key is not None:
+            frame.known[key] = (py, 2)
+        return py
+
+    def _written_out(self, e, frame) -> str:
+        """A small def's call (see `_small`): with no memo kept, its body written here, charged
+        the call's work and checked for depth as its function would; with one, the call."""
+        fn = self._def_function(e.name)
+        args = [self._atom(self._gen(a, frame), frame) for a in e.args]
+        params = [p.name for p in self.d.defs[e.name].params]
+        body = _Block()
+
+        def build():
+            names, free, site = frame.names, frame.free, frame.site
+            frame.names, frame.free, frame.site = dict(zip(params, args)), None, None
+            saved_kinds, self.ex.local_kinds = self.ex.local_kinds, {}
+            try:
+                return self._gen(self.d.defs[e.name].body, frame)
+            finally:
+                frame.names, frame.free, frame.site = names, free, site
+                self.ex.local_kinds = saved_kinds
+
+        body.charge(1)
+        value = self._branch(frame, build, block=body)
+        frame.uses_memo = frame.deep = True
+        out = self._fresh("b")
+        block = frame.block
+        block.add("if _memo is None:")
+        block.inner(body)
+        block.add(f"    {out} = {value}")
+        block.add("else:")
+        block.add(f"    {out} = {fn}(ctx, _dp{''.join(', ' + a for a in args)})")
+        return out
+
+    @staticmethod
+    def _checked(lines: List[str]) -> List[str]:
+        """Statements of a block, then the step budget looked at (where they charged work)."""
+        if not lines or not any("ctx.work +=" in line for line in lines):
+            return lines
+        return lines + ["if ctx.work > _MAX_WORK: raise _GiveUp"]
 
     @staticmethod
     def _unshared(frame: _Frame, body: str) -> str:
@@ -856,15 +1094,19 @@ class SourceCompiler:
             return ("call", e.name, tuple(self._key(x, frame) for x in e.args))
         raise Unsupported  # (no other node is shared)
 
-    def _branch(self, frame, build):
-        """`build()`, whose code may not run: what it computes is not known after it."""
-        known = dict(frame.known)
+    def _branch(self, frame, build, block: Optional[_Block] = None):
+        """`build()`, whose code may not run: what it computes is not known after it. Its
+        statements go to `block` (a branch or loop written as statements), or, without one,
+        it is written as an expression."""
+        known, outer = dict(frame.known), frame.block
         frame.branches += 1
+        frame.block = block
         try:
             return build()
         finally:
             frame.known = known
             frame.branches -= 1
+            frame.block = outer
 
     def _Number(self, e, frame):
         return self._const(e.value)
@@ -1022,7 +1264,19 @@ class SourceCompiler:
             return f"_texts({', '.join(self._gen(part, frame) for part in self._added_texts(e))})"
         left, right = self._gen(e.left, frame), self._gen(e.right, frame)
         op = _ARITH.get(e.op) or B.ARITH[e.op]
-        return f"{self._const(op)}({left}, {right}, {self._const(e.span)})"
+        call = f"{self._const(op)}({{}}, {{}}, {self._const(e.span)})"
+        if e.op not in _ARITH or frame.iterable or not (self._number(e.left) and self._number(e.right)):
+            return call.format(left, right)
+        # Two numbers for the checker: whole numbers within the bounds worked out here, as
+        # the function would (anything else is the function's: a fraction, too big a number).
+        # Both sides are read first, each once.
+        a, b, r = self._fresh("o"), self._fresh("o"), self._fresh("o")
+        return (f"({r} if (type({a} := {left}) is int) & (type({b} := {right}) is int) "
+                f"and -_MAX_NUMBER <= ({r} := {a} {e.op} {b}) <= _MAX_NUMBER else {call.format(a, b)})")
+
+    def _number(self, e) -> bool:
+        """A number for the checker (never none)."""
+        return (self.d.types.get(e) if self.d.types else None) == T.NUMBER
 
     def _added_texts(self, e) -> list:
         """The texts a sum of texts adds up, in order."""

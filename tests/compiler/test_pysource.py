@@ -152,6 +152,22 @@ def test_generated_values(text, value, tmp_path, monkeypatch):
     assert game.snippets.source.give_ups == 0
 
 
+def test_numbers_worked_out_in_place_are_the_functions_numbers(tmp_path, monkeypatch):
+    """Sums, differences and products of two numbers are worked out in the generated code
+    when both are whole; a fraction is the arithmetic functions' (a product or a difference
+    made whole where it is)."""
+    path = tmp_path / "g.game"
+    path.write_text(ERRORS)
+    text = "[half(4) + half(4), half(4) * 2, half(4) - 0.5, deep(3) * 3 - 1 + deep(2), half(3) + 1]"
+    values = []
+    for generate in (False, True):
+        game = _load(str(path), generate, monkeypatch)
+        values.append(game.evaluate(game.new_game(2), parse_expression(text)))
+    assert json.dumps(values[1]) == json.dumps(values[0]) == json.dumps([5.0, 5, 2, 10, 10 / 3 + 1])
+    assert game.snippets.source.give_ups == 0
+    assert any("-_MAX_NUMBER <= (" in text for text in game.snippets.source.sources.values())
+
+
 def test_texts_the_generated_code_leaves_to_the_closures(tmp_path, monkeypatch):
     path = tmp_path / "g.game"
     path.write_text(ERRORS)
@@ -251,7 +267,11 @@ def test_a_value_read_once_is_charged_as_often_as_it_is_read(tmp_path, monkeypat
     # (the loop ends by itself at 1, runs out of steps at 400)
     assert _first(lambda n: stops(n, True), 1, 400) == _first(lambda n: stops(n, False), 1, 400)
     held = [text for text in sources[-1].sources.values() if ".get(_CELL_KEYS.get((_x, _y))" in text]
-    assert held and held[0].count("_again(ctx, 2,") == 2 and "_at_grid" not in held[0]
+    # (the two readings again are charged where they run: as statements, or as expressions
+    # inside code written as one)
+    again = held[0].count("_again(ctx, 2,") + held[0].count("ctx.work += 2") - 1
+    assert held and held[0].count(".get(_CELL_KEYS.get((_x, _y))") == 1 and again == 2
+    assert "_at_grid" not in held[0]
 
 
 TWICE = '''
@@ -332,7 +352,8 @@ def test_a_def_called_twice_is_charged_twice_without_a_memo(tmp_path, monkeypatc
         return False
 
     assert _first(lambda n: stops(True, n), 1, 400) == _first(lambda n: stops(False, n), 1, 400)
-    assert any("_items_calls(ctx, " in text for text in sources[-1].values())
+    # (`one(x)` written out in the loop `ones` goes through)
+    assert any("for " in text and "if _memo is None:" in text for text in sources[-1].values())
 
 
 def test_a_def_written_out_stops_at_the_depth_a_call_stops(tmp_path, monkeypatch):
