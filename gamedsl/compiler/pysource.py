@@ -479,6 +479,15 @@ class _Frame:
         self.deep = False  # a def's call written out: the depth it would check, checked first
 
 
+# code that is a Python name or a whole number: read again, it is the same value
+_ATOM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+")
+
+# The functions of a list written into the loop making it (`_loop`): the value before any
+# item, and the statement adding an item (None: an item adds nothing, but is worked out).
+_FOLDS = {"len": (None, None), "sum": ("0", "{out} += {item}"),
+          "any": ("False", "if {item}: {out} = True"), "all": ("True", "if not ({item}): {out} = False")}
+
+
 class _Block:
     """Statements the function runs, each time, before the code of the expression written
     while they were being added; nested (`inner`) for the body of a loop or a branch."""
@@ -748,7 +757,12 @@ class SourceCompiler:
                   "    if _memo is not None:",
                   "        _memo[key] = result",
                   "    return result"]
-        self._define("\n".join(lines), py)
+        try:
+            self._define("\n".join(lines), py)
+        except Unsupported:
+            self.failed_defs.add(name)
+            del self.defs[name]
+            raise
         return py
 
     # A small def called once for each item of a comprehension (`all([owns(p, c) for c in l])`)
@@ -770,7 +784,7 @@ class SourceCompiler:
     def _inlined(self, name: str, args: List[str], frame: _Frame) -> Optional[str]:
         """The body of def `name` written for arguments whose code is a Python name or a
         number (read as often as the body reads them), or None."""
-        if not self._small(name) or not all(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+", a) for a in args):
+        if not self._small(name) or not all(_ATOM.fullmatch(a) for a in args):
             return None
         params = [p.name for p in self.d.defs[name].params]
         if len(params) != len(args):
@@ -848,6 +862,9 @@ class SourceCompiler:
         if isinstance(e, A.Conditional):
             return self._if_then(e, frame)
         if isinstance(e, A.Call):
+            if (e.name in _FOLDS and len(e.args) == 1 and isinstance(e.args[0], A.Comprehension)
+                    and self.ex.family_named(e.args[0], ()) is None and self.ex.family_of(e.args[0], ()) is None):
+                return self._loop(e.args[0], frame, e.name)
             if self._grid_at(e, frame):
                 return self._cell_read(e, frame)
             if (e.name in self.d.defs and e.name not in B.FUNCTIONS and named_constant(self.d.defs[e.name]) is None
@@ -857,15 +874,16 @@ class SourceCompiler:
 
     def _atom(self, code: str, frame) -> str:
         """`code` as a Python name or a number, kept in a new name if it is neither."""
-        if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+", code):
+        if _ATOM.fullmatch(code):
             return code
         py = self._fresh("a")
         frame.block.add(f"{py} = {code}")
         return py
 
-    def _loop(self, e, frame) -> str:
+    def _loop(self, e, frame, fold: Optional[str] = None) -> str:
         """A comprehension as a `for` loop (or as Python's comprehension where its element and
-        condition need no statements)."""
+        condition need no statements); with `fold` (a function of _FOLDS), the function's
+        value of its list, worked out as the items come, the list never made."""
         source = self._iterable(e.source, frame)
         zone = _zone_read(source)
         items = f"_items(ctx, {source})" if zone is None else f"_zone_walk(ctx, {zone})"
@@ -883,13 +901,47 @@ class SourceCompiler:
 
         py, cond, element, statements = self._branch(frame, lambda: self.ex.with_local_kind(
             e.var, e.source, lambda: self._local(e.var, frame, build)), block=body)
-        if not statements:
+        if not statements and fold is None:
             return f"[{element} for {py} in {items}{f' if ({cond})' if cond is not None else ''}]"
-        out = self._fresh("r")
-        frame.block.add(f"{out} = []")
-        frame.block.add(f"for {py} in {items}:")
-        frame.block.inner(body)
-        frame.block.add(f"    {out}.append({element})")
+        out, block = self._fresh("r"), frame.block
+        if fold is None:
+            block.add(f"{out} = []")
+            block.add(f"for {py} in {items}:")
+            block.inner(body)
+            block.add(f"    {out}.append({element})")
+            return out
+        start, add = _FOLDS[fold]
+        # (the function charges its list's length: the items kept, counted where some are not)
+        counted = self._fresh("n") if cond is not None else None
+        if counted is None:
+            kept = self._fresh("i")
+            block.add(f"{kept} = {items}")
+            items = kept
+        else:
+            block.add(f"{counted} = 0")
+        if fold != "len":
+            block.add(f"{out} = {start}")
+        if counted is not None or body.lines or fold != "len" or not _ATOM.fullmatch(element):
+            block.add(f"for {py} in {items}:")
+            block.inner(body)
+            block.add("    pass")
+        if fold == "sum" and not re.fullmatch(r"-?[0-9]+", element):
+            if not _ATOM.fullmatch(element):
+                py = self._fresh("a")
+                block.add(f"    {py} = {element}")
+                element = py
+            block.add(f"    if type({element}) is not int: raise _GiveUp")
+        if add is not None:
+            block.add("    " + add.format(out=out, item=element))
+        elif not _ATOM.fullmatch(element):
+            block.add(f"    {element}")  # (its work, and whatever would make it give up)
+        if counted is not None:
+            block.add(f"    {counted} += 1")
+        block.add(f"ctx.work += {counted or f'len({items})'}")
+        if fold == "len":
+            return counted or f"len({items})"
+        if fold == "sum":
+            block.add(f"if not -_MAX_NUMBER <= {out} <= _MAX_NUMBER: raise _GiveUp")
         return out
 
     def _if_else(self, e, frame) -> str:
