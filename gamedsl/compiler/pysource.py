@@ -538,6 +538,7 @@ class SourceCompiler:
         self._small_defs: Dict[str, bool] = {}  # def name -> whether it may be written out
         self.generated = 0    # expressions running as generated code
         self.give_ups = 0     # times the generated code left an expression to the closures
+        self.unwritable = 0   # sources written that Python would not compile (each a defect)
         self._counter = 0
 
     # ------------------------------------------------------------ entry
@@ -633,6 +634,7 @@ class SourceCompiler:
         frame.block = _Block()
         *statements, test = self._written(frame, frame.block, self._gen(guard, frame))
         names = ", ".join(frame.names[p] for p in params)
+        each = f"({names},)" if params else "_"  # (a combination of no values: one, empty)
         name = self._fresh("filter")
         lines = [f"def {name}(ctx, domains, count):", "    _dp = ctx.depth"]
         lines += self._prologue(frame)
@@ -640,9 +642,9 @@ class SourceCompiler:
                   "    if ctx.work > _MAX_WORK:",
                   "        raise _GiveUp"]
         if not statements:
-            lines.append(f"    return [[{names}] for ({names},) in _product(*domains) if {test}]")
+            lines.append(f"    return [[{names}] for {each} in _product(*domains) if {test}]")
         else:
-            lines += ["    _out = []", f"    for ({names},) in _product(*domains):"]
+            lines += ["    _out = []", f"    for {each} in _product(*domains):"]
             lines += ["        " + line for line in statements]
             lines += [f"        if {test}: _out.append([{names}])",
                       "    if ctx.work > _MAX_WORK: raise _GiveUp",
@@ -687,6 +689,7 @@ class SourceCompiler:
         try:
             code = compile(source, f"<gamedsl generated {name}>", "exec")
         except (SyntaxError, ValueError, RecursionError, MemoryError):
+            self.unwritable += 1
             raise Unsupported from None
         exec(code, self.ns)  # noqa: S102 - source written by this module from a checked tree
         self.sources[name] = source

@@ -65,6 +65,8 @@ def test_every_game_plays_the_same_with_generated_code(path, moves, monkeypatch)
     assert source is not None and source.generated > 0
     # the generated code ran these games itself: it never had to leave one to the closures
     assert source.give_ups == 0
+    # and every source it wrote was Python (one that is not leaves its expression to the closures)
+    assert source.unwritable == 0
     # the rules' names reach the generated code as values: its only texts are the state's keys
     texts = {node.value for text in source.sources.values() for node in ast.walk(ast.parse(text))
              if isinstance(node, ast.Constant) and isinstance(node.value, str)}
