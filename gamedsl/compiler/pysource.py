@@ -875,6 +875,15 @@ class SourceCompiler:
                 return self._written_out(e, frame)
         return None
 
+    def _charged_here(self, code: str, frame) -> str:
+        """A function's argument, charged as _charged charges it: where a block takes
+        statements, without a call."""
+        if frame.block is None:
+            return f"_charged(ctx, {code})"
+        code = self._atom(code, frame)
+        frame.block.add(f"if type({code}) is list: ctx.work += len({code})")
+        return code
+
     def _atom(self, code: str, frame) -> str:
         """`code` as a Python name or a number, kept in a new name if it is neither."""
         if _ATOM.fullmatch(code):
@@ -892,6 +901,13 @@ class SourceCompiler:
         items = f"_items(ctx, {source})" if zone is None else f"_zone_walk(ctx, {zone})"
         if isinstance(e.source, A.Call) and e.source.name == "range" and source.startswith("_g_range(ctx, "):
             items = "_range_items(" + source[len("_g_range("):]
+        elif zone is None:  # (as _items, without a call for a list)
+            items = self._fresh("s")  # (a name of its own: it may be made a list here)
+            frame.block.add(f"{items} = {source}")
+            frame.block.add(f"if type({items}) is list:")
+            frame.block.add(f"    ctx.work += len({items})")
+            frame.block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
+            frame.block.add(f"else: {items} = _items(ctx, {items})")
         body = _Block()
 
         def build(py):
@@ -916,12 +932,12 @@ class SourceCompiler:
         start, add = _FOLDS[fold]
         # (the function charges its list's length: the items kept, counted where some are not)
         counted = self._fresh("n") if cond is not None else None
-        if counted is None:
+        if counted is not None:
+            block.add(f"{counted} = 0")
+        elif not _ATOM.fullmatch(items):
             kept = self._fresh("i")
             block.add(f"{kept} = {items}")
             items = kept
-        else:
-            block.add(f"{counted} = 0")
         if fold != "len":
             block.add(f"{out} = {start}")
         if counted is not None or body.lines or fold != "len" or not _ATOM.fullmatch(element):
@@ -1273,6 +1289,11 @@ class SourceCompiler:
             zone = _zone_read(arg)
             if e.name == "len" and zone is not None:
                 return f"_zone_len(ctx, {zone})"
+            if e.name == "len" and frame.block is not None:  # (as _g_len, without the call)
+                arg = self._atom(arg, frame)
+                frame.block.add(f"if type({arg}) is list: ctx.work += len({arg})")
+                frame.block.add(f"elif type({arg}) is not str: raise _GiveUp")
+                return f"len({arg})"
             return f"{plain}(ctx, {arg})"  # (charging a list as _charged)
         impl, span = self._const(spec.impl), self._const(e.span)
         if spec.wants_kind:
@@ -1304,7 +1325,7 @@ class SourceCompiler:
             elif isinstance(a, (A.Number, A.Text, A.Bool, A.NoneLit)) or self._scalar(a):
                 args.append(self._gen(a, frame))  # (never a list: nothing to charge)
             else:
-                args.append(f"_charged(ctx, {self._gen(a, frame)})")
+                args.append(self._charged_here(self._gen(a, frame), frame))
         return f"{impl}(ctx, {span}{''.join(', ' + a for a in args)})"
 
     def _zone(self, e, frame) -> str:
@@ -1342,7 +1363,12 @@ class SourceCompiler:
     def _Compare(self, e, frame):
         left, right = self._gen(e.left, frame), self._gen(e.right, frame)
         if e.op in ("in", "not in"):
-            return f"({left} {e.op} _container(ctx, {right}))"
+            if frame.block is None:
+                return f"({left} {e.op} _container(ctx, {right}))"
+            right = self._atom(right, frame)  # (as _container, without a call for a list)
+            frame.block.add(f"if type({right}) is list: ctx.work += len({right})")
+            frame.block.add(f"else: _container(ctx, {right})")
+            return f"({left} {e.op} {right})"
         if e.op in ("==", "!="):
             if isinstance(e.right, A.NoneLit) or isinstance(e.left, A.NoneLit):
                 return f"({left} {'is' if e.op == '==' else 'is not'} {right})"
