@@ -901,7 +901,18 @@ class SourceCompiler:
         items = f"_items(ctx, {source})" if zone is None else f"_zone_walk(ctx, {zone})"
         if isinstance(e.source, A.Call) and e.source.name == "range" and source.startswith("_g_range(ctx, "):
             items = "_range_items(" + source[len("_g_range("):]
-        elif zone is None:  # (as _items, without a call for a list)
+        elif zone is not None:  # (as _zone_walk, without a call)
+            st, named, owner = zone.split(", ", 2)
+            owner = self._atom(owner, frame)
+            items = self._fresh("s")
+            block = frame.block
+            block.add(f"{items} = {st}['zones'][{named}]" + (f"[{owner}]" if owner != "-1" else ""))
+            if owner != "-1":
+                block.add(f"if {owner} < 0: raise _GiveUp")
+            block.add(f"if type({items}) is not list: {items} = _zone_items({st}, {named}, {owner})")
+            block.add(f"ctx.work += len({items})")
+            block.add("if ctx.work > _MAX_WORK: raise _GiveUp")
+        else:  # (as _items, without a call for a list)
             items = self._fresh("s")  # (a name of its own: it may be made a list here)
             frame.block.add(f"{items} = {source}")
             frame.block.add(f"if type({items}) is list:")
