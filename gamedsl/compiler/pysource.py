@@ -482,10 +482,20 @@ class _Frame:
 # code that is a Python name or a whole number: read again, it is the same value
 _ATOM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+")
 
-# The functions of a list written into the loop making it (`_loop`): the value before any
-# item, and the statement adding an item (None: an item adds nothing, but is worked out).
-_FOLDS = {"len": (None, None), "sum": ("0", "{out} += {item}"),
-          "any": ("False", "if {item}: {out} = True"), "all": ("True", "if not ({item}): {out} = False")}
+# The functions of a list written into the loop making it (`_loop`), as _g_len, _g_sum... work
+# them out: the value before any item (None: no value but the count), the statement adding an
+# item (None: an item adds nothing, but is worked out), and the test of the value at the end.
+_NONE_LEFT = "if {out} is _MISSING: raise _GiveUp"  # (no item: the closures say so)
+_FOLDS = {"len": (None, None, None),
+          "sum": ("0", "{out} += {item}", "if not -_MAX_NUMBER <= {out} <= _MAX_NUMBER: raise _GiveUp"),
+          "any": ("False", "if {item}: {out} = True", None),
+          "all": ("True", "if not ({item}): {out} = False", None),
+          "min": ("_MISSING", "if {out} is _MISSING or {item} < {out}: {out} = {item}", _NONE_LEFT),
+          "max": ("_MISSING", "if {out} is _MISSING or {item} > {out}: {out} = {item}", _NONE_LEFT),
+          "first": ("_MISSING", "if {out} is _MISSING: {out} = {item}", _NONE_LEFT),
+          "last": ("_MISSING", "{out} = {item}", _NONE_LEFT)}
+# the folds of whole numbers only (anything else: the closures)
+_WHOLE_FOLDS = ("sum", "min", "max")
 
 
 class _Block:
@@ -866,6 +876,7 @@ class SourceCompiler:
             return self._if_then(e, frame)
         if isinstance(e, A.Call):
             if (e.name in _FOLDS and len(e.args) == 1 and isinstance(e.args[0], A.Comprehension)
+                    and self.ex.ranked_call(e) is None
                     and self.ex.family_named(e.args[0], ()) is None and self.ex.family_of(e.args[0], ()) is None):
                 return self._loop(e.args[0], frame, e.name)
             if self._grid_at(e, frame):
@@ -940,7 +951,7 @@ class SourceCompiler:
             block.inner(body)
             block.add(f"    {out}.append({element})")
             return out
-        start, add = _FOLDS[fold]
+        start, add, end = _FOLDS[fold]
         # (the function charges its list's length: the items kept, counted where some are not)
         counted = self._fresh("n") if cond is not None else None
         if counted is not None:
@@ -949,29 +960,30 @@ class SourceCompiler:
             kept = self._fresh("i")
             block.add(f"{kept} = {items}")
             items = kept
-        if fold != "len":
+        if start is not None:
             block.add(f"{out} = {start}")
-        if counted is not None or body.lines or fold != "len" or not _ATOM.fullmatch(element):
+        if counted is not None or body.lines or add is not None or not _ATOM.fullmatch(element):
             block.add(f"for {py} in {items}:")
             block.inner(body)
             block.add("    pass")
-        if fold == "sum" and not re.fullmatch(r"-?[0-9]+", element):
+        if add is None:
             if not _ATOM.fullmatch(element):
+                block.add(f"    {element}")  # (its work, and whatever would make it give up)
+        else:
+            if not _ATOM.fullmatch(element):  # (worked out once, whatever the fold does with it)
                 py = self._fresh("a")
                 block.add(f"    {py} = {element}")
                 element = py
-            block.add(f"    if type({element}) is not int: raise _GiveUp")
-        if add is not None:
+            if fold in _WHOLE_FOLDS and not re.fullmatch(r"-?[0-9]+", element):
+                block.add(f"    if type({element}) is not int: raise _GiveUp")
             block.add("    " + add.format(out=out, item=element))
-        elif not _ATOM.fullmatch(element):
-            block.add(f"    {element}")  # (its work, and whatever would make it give up)
         if counted is not None:
             block.add(f"    {counted} += 1")
         block.add(f"ctx.work += {counted or f'len({items})'}")
-        if fold == "len":
+        if start is None:
             return counted or f"len({items})"
-        if fold == "sum":
-            block.add(f"if not -_MAX_NUMBER <= {out} <= _MAX_NUMBER: raise _GiveUp")
+        if end is not None:
+            block.add(end.format(out=out))
         return out
 
     def _if_else(self, e, frame) -> str:

@@ -114,6 +114,10 @@ kind chip:
     "grow(\"ab\", 19) + \"x\" + text(1)",
     "range(1, 200000)",
     "len([range(1, 100000) for n in range(1, 30)])",  # 3 million numbers made
+    "min([x for x in [1, 2] if x > 5])",
+    "first([x for x in [1] if x > 1])",
+    "sum([n * n for n in [10, 100000000]])",
+    "len([x for x in range(1, 99999) if len([y for y in range(1, 99999)]) > 0])",
 ])
 def test_a_failing_expression_gives_the_closures_diagnostic(text, tmp_path, monkeypatch):
     path = tmp_path / "g.game"
@@ -142,6 +146,12 @@ def test_a_failing_expression_gives_the_closures_diagnostic(text, tmp_path, monk
     ("text(current) + \": \" + text(current.total) + \", \" + text(first(chip)) + \", \" + text(\"x\")",
      "P1: 0, chip 1, x"),
     ("[range(2, 4), range(3, 2), [n for n in range(1, 3) if n > 1 and (n < 3 or n == 9)]]", [[2, 3, 4], [], [2]]),
+    # functions of a comprehension, worked out in its loop
+    ("[len([x for x in [1, 2, 3] if x > 1]), sum([x * 2 for x in [1, 2]]), any([x > 2 for x in [1, 3]]), "
+     "all([x > 2 for x in [1, 3]]), min([x for x in [3, 1, 2]]), max([x + 1 for x in [3, 1]]), "
+     "first([x for x in [5, 6] if x > 5]), last([x for x in [5, 6, 7] if x < 7]), len([x for x in [1, 2]]), "
+     "sum([x for x in [] if x > 0]), max([half(n) for n in [4, 8]]), sum([half(n) for n in [4, 8]])]",
+     [2, 6, True, False, 1, 4, 6, 6, 2, 0, 2.5, 3.75]),
 ])
 def test_generated_values(text, value, tmp_path, monkeypatch):
     path = tmp_path / "g.game"
