@@ -19,8 +19,11 @@ same for any number of workers.
 Faults. A worker that dies has its running chunks run again elsewhere by the scheduler, and
 a chunk's result is taken once, from the run that finishes: no game is lost, none counted
 twice. A chunk that kills worker after worker (Dask's KilledWorker) has each of its games
-recorded as an error for its seed, and the run goes on. Stopping the generator (Ctrl-C in
-the caller) cancels every task still queued or running.
+recorded as an error for its seed, and the run goes on. When every worker that held the
+game's files has died, the scheduler drops the chunks waiting on them: the files are shipped
+again and those chunks run again (a chunk dropped RESHIPS times over has its games recorded
+as errors). Stopping the generator (Ctrl-C in the caller) cancels every task still queued or
+running.
 
 Dask is an optional dependency (`pip install 'gamedsl[cluster]'`), imported only here and
 only when a cluster is asked for.
@@ -40,6 +43,7 @@ import signal
 import tempfile
 import threading
 import time
+from concurrent.futures import CancelledError
 from pathlib import Path
 from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
@@ -63,6 +67,8 @@ CHUNK_SECONDS = 1.0
 TASKS_PER_SECOND = 200
 MAX_CHUNK = 5000
 IN_FLIGHT = 2
+# times a chunk is run again after the game's files were lost with every worker holding them
+RESHIPS = 3
 CONNECT_TIMEOUT = "10s"
 
 _LOCAL = re.compile(r"local(?::(\d+))?$")
@@ -259,12 +265,18 @@ def run_chunks(spec, target, task: Callable, seats_for: Callable,
     try:
         if on_start is not None:
             on_start(conn.client)
-        shipped = conn.client.scatter(bundle, broadcast=True, hash=True)
+        shipped = [conn.client.scatter(bundle, broadcast=True, hash=True)]  # (the files, as last shipped)
         run_id = hashlib.sha256(os.urandom(8)).hexdigest()[:8]
-        ranges: Dict[str, Tuple[int, int]] = {}
+        ranges: Dict[str, Tuple[int, int, int, int]] = {}  # key -> start, stop, runs, the files' shipping
         finished = distributed.as_completed()
         threads, asked = conn.threads(), time.monotonic()
         next_game, timed_games, timed_seconds = 0, 0, 0.0
+
+        def submit(start: int, stop: int, runs: int = 0) -> None:
+            key = f"gamedsl-{run_id}-{start}-{stop}" + (f"-again{runs}" if runs else "")
+            futures[key] = conn.client.submit(task, shipped[-1], spec, start, stop, pure=False, key=key)
+            ranges[key] = (start, stop, runs, len(shipped))
+            finished.add(futures[key])
 
         def submit_more() -> None:
             nonlocal next_game, threads, asked
@@ -274,17 +286,27 @@ def run_chunks(spec, target, task: Callable, seats_for: Callable,
             while next_game < spec.games and len(futures) < IN_FLIGHT * threads:
                 start = next_game
                 stop = start + chunk_size(per_game, spec.games - start, threads)
-                key = f"gamedsl-{run_id}-{start}-{stop}"
-                futures[key] = conn.client.submit(task, shipped, spec, start, stop, pure=False, key=key)
-                ranges[key] = (start, stop)
-                finished.add(futures[key])
+                submit(start, stop)
                 next_game = stop
 
         submit_more()
         for future in finished:
-            start, stop = ranges[future.key]
+            start, stop, runs, shipping = ranges.pop(future.key)
             try:
                 records, counts, seconds = future.result()
+            except CancelledError:  # (not by this process: the files it waited on were lost)
+                del futures[future.key]
+                future.release()
+                if runs < RESHIPS:
+                    if shipping == len(shipped):  # (not shipped again since this chunk was sent)
+                        shipped.append(conn.client.scatter(bundle, broadcast=True, hash=True))
+                    submit(start, stop, runs + 1)
+                    continue
+                records, counts, seconds = _lost(spec, start, stop, seats_for,
+                                                 "the cluster lost the game's files each time it was run"), {}, 0.0
+                submit_more()
+                yield records, counts
+                continue
             except distributed.KilledWorker:
                 records, counts, seconds = _lost(spec, start, stop, seats_for,
                                                  "its worker died each time it was run (out of memory? a crash?)"), {}, 0.0

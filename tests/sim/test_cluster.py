@@ -197,3 +197,24 @@ def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_cleanly(tmp_path):
     games = [json.loads(line)["game"] for line in results.read_text().splitlines()]
     assert about["complete"] is False and about["games_done"] == len(games) >= 20
     assert games == sorted(set(games))
+
+
+def test_a_run_whose_every_worker_died_ships_the_game_again(tmp_path):
+    """With one worker, its death loses the game's files the cluster held: they are shipped
+    again and every game is played once."""
+    marker = tmp_path / "kill-once"
+    bot = tmp_path / "killer.py"
+    numbers = tmp_path / "numbers"
+    numbers.mkdir()
+    bot.write_text(KILLER_BOT.format(at=3, folder=str(numbers), marker=str(marker)))
+    spec = SimSpec(path=HIGH_CARD, seats=[f"cmd:{sys.executable} {bot}", "random"], games=8, seed=2)
+    local = run(spec, jobs=1)
+    for taken in numbers.iterdir():
+        taken.unlink()
+    marker.write_text("")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                  dashboard_address=None, silence_logs=40) as cluster:
+        remote = run(spec, cluster=cluster.scheduler_address)
+    assert not marker.exists()  # the only worker was killed
+    assert remote.complete
+    assert remote.records == local.records and remote.coverage == local.coverage
