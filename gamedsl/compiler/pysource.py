@@ -612,8 +612,9 @@ class SourceCompiler:
             *statements, code = self._written(frame, frame.block, self._gen(e, frame))
         except Unsupported:
             return None
-        lines = ["_dp = ctx.depth"] if re.search(r"\b_dp\b", "\n".join(statements + [code])) else []
-        lines += [line.strip() for line in self._prologue(frame)] + statements
+        lines = [line.strip() for line in self._prologue(frame)] + statements
+        if re.search(r"\b_dp\b", "\n".join(lines + [code])):
+            lines.insert(0, "_dp = ctx.depth")
         used = set(re.findall(r"\b_[A-Za-z_]*[0-9]*\b", "\n".join(lines + [code])))
         self.generated += 1
         return lines, code, sorted(n for n in used if n in self.ns) + ["_gave_up"]
@@ -748,11 +749,8 @@ class SourceCompiler:
             self.ex.local_kinds = saved_kinds
         args = [frame.names[p] for p in params]
         # As the closures do: a memo answers first (while moves are listed), then the work
-        # and the depth are charged. The key is ctx.memo_key's, written inline.
-        plain = " and ".join(f"type({a}) in _PLAIN" for a in args) or "True"
-        named = self._name(name)
-        key = (f"({named}, {''.join(a + ', ' for a in args)}) if {plain} else "
-               f"({named}, _WRITTEN, _written([{', '.join(args)}]))")
+        # and the depth are charged.
+        key = self._memo_key(name, args)
         lines = [f"def {py}(ctx, _dp{''.join(', ' + a for a in args)}):",
                  "    _memo = ctx.memo",
                  "    if _memo is not None:",
@@ -777,6 +775,14 @@ class SourceCompiler:
             del self.defs[name]
             raise
         return py
+
+    def _memo_key(self, name: str, args: List[str]) -> str:
+        """The code of the memo's key for a call of def `name` with arguments `args` (Python
+        names): ctx.memo_key's, written inline."""
+        plain = " and ".join(f"type({a}) in _PLAIN" for a in args) or "True"
+        named = self._name(name)
+        return (f"({named}, {''.join(a + ', ' for a in args)}) if {plain} else "
+                f"({named}, _WRITTEN, _written([{', '.join(args)}]))")
 
     # A small def called once for each item of a comprehension (`all([owns(p, c) for c in l])`)
     # is written out in the element when no memo is kept (statements run, not moves listed):
@@ -1059,9 +1065,10 @@ class SourceCompiler:
         return py
 
     def _written_out(self, e, frame) -> str:
-        """A small def's call (see `_small`): with no memo kept, its body written here, charged
-        the call's work and checked for depth as its function would; with one, the call."""
-        fn = self._def_function(e.name)
+        """A small def's call (see `_small`): its body written here, charged the call's work
+        and checked for depth as its function would; with a memo kept, looked up in it first
+        and kept in it, under the key its function uses."""
+        self._def_function(e.name)  # (the def can be written: its body is, here)
         args = [self._atom(self._gen(a, frame), frame) for a in e.args]
         params = [p.name for p in self.d.defs[e.name].params]
         body = _Block()
@@ -1079,13 +1086,17 @@ class SourceCompiler:
         body.charge(1)
         value = self._branch(frame, build, block=body)
         frame.uses_memo = frame.deep = True
-        out = self._fresh("b")
+        out, key = self._fresh("b"), self._fresh("mk")
         block = frame.block
         block.add("if _memo is None:")
+        block.add(f"    {out} = _MISSING")
+        block.add("else:")
+        block.add(f"    {key} = {self._memo_key(e.name, args)}")
+        block.add(f"    {out} = _memo.get({key}, _MISSING)")
+        block.add(f"if {out} is _MISSING:")
         block.inner(body)
         block.add(f"    {out} = {value}")
-        block.add("else:")
-        block.add(f"    {out} = {fn}(ctx, _dp{''.join(', ' + a for a in args)})")
+        block.add(f"    if _memo is not None: _memo[{key}] = {out}")
         return out
 
     @staticmethod
