@@ -515,7 +515,7 @@ class _Block:
         looked at sooner and found passed, it is passed at the end)."""
         if self._charge is None:
             self._charge = [len(self.lines), 0]
-            self.lines.append("")
+            self.lines += ["", "if ctx.work > _MAX_WORK: raise _GiveUp"]  # (a runaway stops here)
         self._charge[1] += work
         self.lines[self._charge[0]] = f"ctx.work += {self._charge[1]}"
 
@@ -861,15 +861,16 @@ class SourceCompiler:
     # ------------------------------------------------------------ statements
     # Where a block may take statements, the parts of an expression that would cost a Python
     # call per item are written as statements run before it: a comprehension as a loop, a
-    # small def's call (no memo kept) as its body, a grid's cell read as its lookup, and an
-    # `and`, `or` or `if` holding any of these as Python's `if`. Each charges the work it
-    # charges as an expression, at the point it runs; the step budget is looked at where a
-    # list's work is charged (`_items`, a def's call) and once the block has run (see
-    # `_checked`), so the total is the same and the code gives up wherever the budget is
-    # passed (the work only grows: passed anywhere, passed at the end). The order the parts
-    # run in may differ from the expression's, which nothing sees: an expression has no
-    # effect but its work, its memo's values (each worked out once, in any order, charging the
-    # same) and the table rows told to an observer (counted, not ordered).
+    # small def's call as its body, a grid's cell read as its lookup, `len`, `sum`... of a
+    # comprehension as the loop's own count, and an `and`, `or` or `if` holding any of these
+    # as Python's `if`. Each charges the work it charges as an expression: a list's length
+    # where it is charged, then the step budget looked at (a runaway stops there), and the
+    # fixed work of a straight run of statements at once, at its first charge (`_Block.charge`)
+    # and looked at there, so the total is the same and the code gives up wherever the
+    # budget is passed (the work only grows: passed anywhere, passed at the end). The order
+    # the parts run in may differ from the expression's, which nothing sees: an expression
+    # has no effect but its work, its memo's values (each worked out once, in any order,
+    # charging the same) and the table rows told to an observer (counted, not ordered).
 
     def _lowered(self, e, frame) -> Optional[str]:
         """The code of `e` after statements added to `frame.block`, or None if `e` is better
@@ -898,7 +899,9 @@ class SourceCompiler:
         if frame.block is None:
             return f"_charged(ctx, {code})"
         code = self._atom(code, frame)
-        frame.block.add(f"if type({code}) is list: ctx.work += len({code})")
+        frame.block.add(f"if type({code}) is list:")
+        frame.block.add(f"    ctx.work += len({code})")
+        frame.block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
         return code
 
     def _atom(self, code: str, frame) -> str:
@@ -986,6 +989,7 @@ class SourceCompiler:
         if counted is not None:
             block.add(f"    {counted} += 1")
         block.add(f"ctx.work += {counted or f'len({items})'}")
+        block.add("if ctx.work > _MAX_WORK: raise _GiveUp")
         if start is None:
             return counted or f"len({items})"
         if end is not None:
@@ -1325,7 +1329,9 @@ class SourceCompiler:
                 return f"_zone_len(ctx, {zone})"
             if e.name == "len" and frame.block is not None:  # (as _g_len, without the call)
                 arg = self._atom(arg, frame)
-                frame.block.add(f"if type({arg}) is list: ctx.work += len({arg})")
+                frame.block.add(f"if type({arg}) is list:")
+                frame.block.add(f"    ctx.work += len({arg})")
+                frame.block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
                 frame.block.add(f"elif type({arg}) is not str: raise _GiveUp")
                 return f"len({arg})"
             return f"{plain}(ctx, {arg})"  # (charging a list as _charged)
@@ -1400,7 +1406,9 @@ class SourceCompiler:
             if frame.block is None:
                 return f"({left} {e.op} _container(ctx, {right}))"
             right = self._atom(right, frame)  # (as _container, without a call for a list)
-            frame.block.add(f"if type({right}) is list: ctx.work += len({right})")
+            frame.block.add(f"if type({right}) is list:")
+            frame.block.add(f"    ctx.work += len({right})")
+            frame.block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
             frame.block.add(f"else: _container(ctx, {right})")
             return f"({left} {e.op} {right})"
         if e.op in ("==", "!="):
