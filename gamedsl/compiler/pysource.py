@@ -527,6 +527,13 @@ class _Block:
     def inner(self, block: "_Block") -> None:
         self.lines += ["    " + line for line in block.lines]
 
+    @staticmethod
+    def nested(block: "_Block") -> "_Block":
+        """`block` one level in."""
+        inner = _Block()
+        inner.inner(block)
+        return inner
+
 
 class SourceCompiler:
     """Writes expressions of one program as Python functions sharing one namespace."""
@@ -1075,7 +1082,6 @@ class SourceCompiler:
         self._def_function(e.name)  # (the def can be written: its body is, here)
         args = [self._atom(self._gen(a, frame), frame) for a in e.args]
         params = [p.name for p in self.d.defs[e.name].params]
-        body = _Block()
 
         def build():
             names, free, site = frame.names, frame.free, frame.site
@@ -1087,20 +1093,26 @@ class SourceCompiler:
                 frame.names, frame.free, frame.site = names, free, site
                 self.ex.local_kinds = saved_kinds
 
-        body.charge(1)
-        value = self._branch(frame, build, block=body)
+        def written(out: str) -> _Block:
+            """The body, its value kept in `out` (written once for each way, so the common
+            one, no memo, looks at nothing more)."""
+            body = _Block()
+            body.charge(1)
+            value = self._branch(frame, build, block=body)
+            body.add(f"{out} = {value}")
+            return body
+
         frame.uses_memo = frame.deep = True
         out, key = self._fresh("b"), self._fresh("mk")
         block = frame.block
         block.add("if _memo is None:")
-        block.add(f"    {out} = _MISSING")
+        block.inner(written(out))
         block.add("else:")
         block.add(f"    {key} = {self._memo_key(e.name, args)}")
         block.add(f"    {out} = _memo.get({key}, _MISSING)")
-        block.add(f"if {out} is _MISSING:")
-        block.inner(body)
-        block.add(f"    {out} = {value}")
-        block.add(f"    if _memo is not None: _memo[{key}] = {out}")
+        block.add(f"    if {out} is _MISSING:")
+        block.inner(_Block.nested(written(out)))
+        block.add(f"        _memo[{key}] = {out}")
         return out
 
     @staticmethod

@@ -213,7 +213,7 @@ def test_a_run_whose_every_worker_died_ships_the_game_again(tmp_path):
         taken.unlink()
     marker.write_text("")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, silence_logs=40) as cluster:
+                                  dashboard_address=":0", silence_logs=40) as cluster:
         remote = run(spec, cluster=cluster.scheduler_address)
     assert not marker.exists()  # the only worker was killed
     assert remote.complete
