@@ -923,29 +923,35 @@ class SourceCompiler:
         """A comprehension as a `for` loop (or as Python's comprehension where its element and
         condition need no statements); with `fold` (a function of _FOLDS), the function's
         value of its list, worked out as the items come, the list never made."""
-        source = self._iterable(e.source, frame)
-        zone = _zone_read(source)
-        items = f"_items(ctx, {source})" if zone is None else f"_zone_walk(ctx, {zone})"
-        if isinstance(e.source, A.Call) and e.source.name == "range" and source.startswith("_g_range(ctx, "):
-            items = "_range_items(" + source[len("_g_range("):]
-        elif zone is not None:  # (as _zone_walk, without a call)
-            st, named, owner = zone.split(", ", 2)
-            owner = self._atom(owner, frame)
-            items = self._fresh("s")
-            block = frame.block
-            block.add(f"{items} = {st}['zones'][{named}]" + (f"[{owner}]" if owner != "-1" else ""))
-            if owner != "-1":
-                block.add(f"if {owner} < 0: raise _GiveUp")
-            block.add(f"if type({items}) is not list: {items} = _zone_items({st}, {named}, {owner})")
-            block.add(f"ctx.work += len({items})")
-            block.add("if ctx.work > _MAX_WORK: raise _GiveUp")
-        else:  # (as _items, without a call for a list)
+        block, src = frame.block, e.source
+        if isinstance(src, A.Call) and src.name == "range" and len(src.args) == 2:
+            # (as _range_items, without a call: the list is never made)
+            low, high = (self._atom(self._gen(x, frame), frame) for x in src.args)
+            block.add(f"if type({low}) is not int or type({high}) is not int or {high} - {low} > 100_000: "
+                      "raise _GiveUp")
+            block.add(f"if {high} >= {low}:")
+            block.add(f"    ctx.work += 2 * ({high} - {low} + 1)")
+            block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
+            items = f"range({low}, {high} + 1)"
+        else:
+            source = self._iterable(src, frame)
+            zone = _zone_read(source)
             items = self._fresh("s")  # (a name of its own: it may be made a list here)
-            frame.block.add(f"{items} = {source}")
-            frame.block.add(f"if type({items}) is list:")
-            frame.block.add(f"    ctx.work += len({items})")
-            frame.block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
-            frame.block.add(f"else: {items} = _items(ctx, {items})")
+            if zone is not None:  # (as _zone_walk, without a call)
+                st, named, owner = zone.split(", ", 2)
+                owner = self._atom(owner, frame)
+                block.add(f"{items} = {st}['zones'][{named}]" + (f"[{owner}]" if owner != "-1" else ""))
+                if owner != "-1":
+                    block.add(f"if {owner} < 0: raise _GiveUp")
+                block.add(f"if type({items}) is not list: {items} = _zone_items({st}, {named}, {owner})")
+                block.add(f"ctx.work += len({items})")
+                block.add("if ctx.work > _MAX_WORK: raise _GiveUp")
+            else:  # (as _items, without a call for a list)
+                block.add(f"{items} = {source}")
+                block.add(f"if type({items}) is list:")
+                block.add(f"    ctx.work += len({items})")
+                block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
+                block.add(f"else: {items} = _items(ctx, {items})")
         body = _Block()
 
         def build(py):
@@ -960,7 +966,7 @@ class SourceCompiler:
             e.var, e.source, lambda: self._local(e.var, frame, build)), block=body)
         if not statements and fold is None:
             return f"[{element} for {py} in {items}{f' if ({cond})' if cond is not None else ''}]"
-        out, block = self._fresh("r"), frame.block
+        out = self._fresh("r")
         if fold is None:
             block.add(f"{out} = []")
             block.add(f"for {py} in {items}:")
