@@ -15,7 +15,8 @@ from gamedsl.syntax import ast as A
 from gamedsl.checker import types as T
 from gamedsl.errors import RuleError
 from gamedsl.compiler.closures import ExprCompiler
-from gamedsl.compiler.kinds import enum_order, kind_of_type, value_kind
+from gamedsl.compiler.kinds import enum_order, kind_of_type, named_constant, value_kind
+from gamedsl.runtime import builtins as B
 from gamedsl.runtime import program as P
 from gamedsl.runtime.info import OptionInfo
 from gamedsl.language import MAX_FAMILY
@@ -351,6 +352,7 @@ class Compiler(Statements):
             component_locals=frozenset(self.component_locals),
             counter=next((v.name for v in var_decls if any(f.name == "counter" for f in v.flags)), None),
             heuristic=(heuristic.var, self.ex.expr(heuristic.expr, {heuristic.var})) if heuristic else None,
+            heuristic_parts=self._parts(heuristic or score),
             cooperative=one(A.CooperativeDecl) is not None,
             team=(team.var, self.ex.expr(team.expr, {team.var})) if team else None,
             tiebreak=(tiebreak.var, [(self.ex.expr(k.expr, {tiebreak.var}), k.direction == "most")
@@ -361,6 +363,28 @@ class Compiler(Statements):
                      for r in publics],
         )
         return program
+
+    def _parts(self, decl) -> tuple:
+        """The def calls at the top of a seat's heuristic (or score) `decl`, of the seat alone
+        (`a(p) + b(p) * 2 - c(p)`: each operand of the arithmetic at the top that calls a
+        def with the seat for each argument): (the def's name, its argument count, the
+        call compiled alone). Empty unless the expression is such arithmetic: a search keeps
+        each part's value under its own reads (gamedsl/runtime/readmemo.py)."""
+        if decl is None or decl.var is None or not isinstance(decl.expr, (A.BinOp, A.Negate)):
+            return ()
+        parts: Dict[str, tuple] = {}
+        todo = [decl.expr]
+        while todo:
+            e = todo.pop()
+            if isinstance(e, A.BinOp):
+                todo += [e.right, e.left]
+            elif isinstance(e, A.Negate):
+                todo.append(e.operand)
+            elif (isinstance(e, A.Call) and e.name in self.d.defs and e.name not in B.FUNCTIONS
+                  and named_constant(self.d.defs[e.name]) is None and e.name not in parts
+                  and all(isinstance(a, A.Name) and a.name == decl.var for a in e.args)):
+                parts[e.name] = (e.name, len(e.args), self.ex.expr(e, {decl.var}))
+        return tuple(parts.values())
 
     def snippets(self, program: Program) -> "Snippets":
         """A compiler of scenario snippets against `program`, keeping what they need from

@@ -18,7 +18,7 @@ from gamedsl.errors import MoveError, OptionError, RuleError, UsageError
 from gamedsl.runtime.rng import check_key, deal_seed
 from gamedsl.text import visible_line
 from gamedsl.runtime.state import clone
-from gamedsl.runtime.ctx import Ctx
+from gamedsl.runtime.ctx import MAX_WORK, Ctx, memo_key
 from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
 from gamedsl.runtime.info import describe
 from gamedsl.runtime.compiled import CompiledMachine
@@ -719,14 +719,40 @@ class Game:
         var, fn = declared
         cat = []  # (the catalogue, looked up for the first seat not found in the memo)
 
-        def evaluate(read, seat):
+        def evaluated(read, seat):
             if not cat:
                 cat.append(self._machine.catalogue(state))
             ctx = Ctx(program, read, {var: seat}, cat[0], pure=True)
             ctx.memo = {}
-            return fn(ctx)
+            return ctx
+
+        def evaluate(read, seat):
+            return fn(evaluated(read, seat))
+        parts = program.heuristic_parts
+
+        def part(i, read, seat):
+            # (a def call at the top of the heuristic alone, with a memo of its own: what it
+            # reads is all its value depends on)
+            ctx = evaluated(read, seat)
+            return parts[i][2](ctx), ctx.work
+
+        def combine(read, seat, results):
+            # The heuristic with each def call at its top answered by the memo of def values,
+            # as a def asked again is. Refused where the work the heuristic evaluated whole
+            # charges could reach MAX_WORK: its calls of the parts charge no more than each
+            # charged alone, with a memo of its own (a memo only spares work), so below that
+            # the evaluation whole stops on no limit, and gives this value.
+            ctx = evaluated(read, seat)
+            memo_of_defs = ctx.memo
+            for (name, count, _), (value, _) in zip(parts, results):
+                memo_of_defs[memo_key(name, [seat] * count)] = value
+            value = fn(ctx)
+            if ctx.work + sum(work for _, work in results) > MAX_WORK:
+                raise RuleError("E501", "to be worked out whole")
+            return value
+        by_parts = (len(parts), part, combine) if parts else None
         score = memo.score
-        out = [score(state, seat, evaluate) for seat in range(state["n"])]
+        out = [score(state, seat, evaluate, by_parts) for seat in range(state["n"])]
         return [_negate(s, "a score") for s in out] if negated else out
 
     def heuristics_memo(self) -> ScoreMemo:

@@ -441,6 +441,9 @@ class Program:
     results: list
     publics: list
     heuristic: Optional[Tuple[str, Callable]] = None   # `heuristic of p:` (bots), else None
+    # the def calls at the top of the heuristic (else the score) a search keeps apart:
+    # (name, argument count, the call alone) (see Compiler._parts)
+    heuristic_parts: tuple = ()
     cooperative: bool = False                           # `cooperative`: one shared result
     team: Optional[Tuple[str, Callable]] = None         # `team of p:`, else None
     display: Display = attrs.Factory(Display)           # `display:` (presentation only)

@@ -79,3 +79,48 @@ def test_a_kept_score_of_a_grid_and_lists_of_lists_is_found():
     assert reads == [0, 1] and memo.hits == 2
     later = game.apply(state, game.legal_moves(state)[0])
     assert [memo.score(later, seat, evaluate) for seat in range(2)] == [30, 31] and reads == [0, 1, 0, 1]
+
+
+PARTS = '''
+game "Parts"
+players 2
+player var a: number = 0
+player var b: number = 0
+
+def from_a(p: player) = p.a * 10
+def from_b(p: player) = p.b
+
+turn:
+  choose by current:
+    up_a "a":
+      current.a += 1
+    up_b "b":
+      current.b += 1
+  if current.a + current.b >= 5:
+    end game
+
+score of p: from_a(p) + from_b(p)
+'''
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreter"])
+def test_a_part_of_a_score_is_found_only_where_what_it_read_holds(backend):
+    game = load("parts.game", text=PARTS, backend=backend)
+    assert [name for name, _, _ in game.program.heuristic_parts] == ["from_a", "from_b"]
+    memo = game.heuristics_memo()
+    state = game.new_game(2, seed=1)
+    assert game.heuristics(state, memo) == [0, 0]
+    # P1's b changed: its score is from_a's value found and from_b's worked out; P2's is
+    # found whole
+    state = game.apply(state, {"seat": 0, "alt": "up_b", "args": []})
+    hits, parts = memo.hits, memo.part_hits
+    assert game.heuristics(state, memo) == [1, 0]
+    assert (memo.hits, memo.part_hits) == (hits + 1, parts + 1)
+    # P2's a changed: from_a, which reads it, is worked out again (found, it would give 0)
+    state = game.apply(state, {"seat": 1, "alt": "up_a", "args": []})
+    assert game.heuristics(state, memo) == [1, 10]
+    assert (memo.hits, memo.part_hits) == (hits + 2, parts + 2)
+    # (each value the one worked out afresh)
+    for move in ({"seat": 0, "alt": "up_a", "args": []}, {"seat": 1, "alt": "up_b", "args": []}):
+        state = game.apply(state, move)
+    assert game.heuristics(state, memo) == [11, 11] == game.heuristics(state)
