@@ -444,6 +444,7 @@ class Program:
     # the def calls at the top of the heuristic (else the score) a search keeps apart:
     # (name, argument count, the call alone) (see Compiler._parts)
     heuristic_parts: tuple = ()
+    heuristic_closed: bool = False  # the heuristic is arithmetic of those calls and numbers alone
     cooperative: bool = False                           # `cooperative`: one shared result
     team: Optional[Tuple[str, Callable]] = None         # `team of p:`, else None
     display: Display = attrs.Factory(Display)           # `display:` (presentation only)

@@ -225,21 +225,33 @@ class ScoreMemo:
         kept = self.kept.get(seat)
         if kept is None:
             return None
-        found = _find(kept, state)
-        if found is None:
-            return None
-        self.hits += 1
-        return found[2]
+        # (`_find` written out: this is most of what a search pays for a score found)
+        for read, key, by_values in kept.values():
+            try:
+                found = by_values.get(key(state), _NONE)
+            except (KeyError, IndexError, TypeError):
+                # (a part the state lacks: nothing kept matches; or a value that is not
+                # hashable as the key writes it: frozen all the way down)
+                try:
+                    values = read(state)
+                except (KeyError, IndexError, TypeError):
+                    continue
+                found = by_values.get(_as_key(values), _NONE)
+            if found is not _NONE:
+                self.hits += 1
+                return found
+        return None
 
     def score(self, state: dict, seat: int, evaluate, parts=None) -> object:
         """`evaluate(state_to_read, seat)` for `seat`, from the memo when the parts it read
         before hold the same values in `state`; else evaluated through a recorder and kept.
 
         `parts`, for a score made of parts each kept under its own reads (the def calls at the
-        top of `score of p: a(p) + b(p)`): `(count, part, combine)`, where `part(i,
-        state_to_read, seat)` works out part i (any value, kept as it is) and
-        `combine(state_to_read, seat, worked_out)` the score from the parts' results, or
-        raises where the score must be evaluated whole (as it then is). A score not kept whole
+        top of `score of p: a(p) + b(p)`): `(count, part, combine, closed)`, where `part(i,
+        state, state_to_read, seat)` works out part i (any value, kept as it is) and
+        `combine(state, state_to_read, seat, results)` the score from the parts' results, or
+        raises where the score must be evaluated whole (as it then is); `closed`: the score
+        reads nothing but its parts (it is then combined from the state itself). A score not kept whole
         is made of its parts: those whose reads hold the same values are found, the others
         worked out; the score is then kept whole under all the parts' reads and the
         combination's."""
@@ -253,7 +265,7 @@ class ScoreMemo:
         if not self.held:
             self.misses += 1
         log = _Log(self.per_player)
-        if parts is not None:
+        if parts:
             value = self._by_parts(state, seat, parts, log)
             if value is not _NONE:
                 return value
@@ -270,7 +282,7 @@ class ScoreMemo:
     def _by_parts(self, state: dict, seat: int, parts, log: _Log):
         """The score of `seat` made of its parts (see `score`), each part read into `log` as
         well as its own, or _NONE where it must be evaluated whole."""
-        count, part, combine = parts
+        count, part, combine, closed = parts
         kept = self.parts_kept.get(seat)
         if kept is None:
             kept = self.parts_kept[seat] = [{} for _ in range(count)]
@@ -281,22 +293,20 @@ class ScoreMemo:
             if found is not None:
                 paths, read, result = found
                 self.part_hits += 1
-                for path, value in zip(paths, read(state)):
-                    if path not in reads:
-                        reads[path] = value
+                # (the state does not change while it is scored: a part read again by
+                # another is read alike)
+                reads.update(zip(paths, read(state)))
             else:
                 own = _Log(self.per_player)
                 try:
-                    result = part(i, _named(state, (), own), seat)
+                    result = part(i, state, _named(state, (), own), seat)
                 except Exception:  # noqa: BLE001 - as a score: evaluated whole, as always
                     return _NONE
                 _keep(kept[i], own.reads, result)
-                for path, value in own.reads.items():
-                    if path not in reads:
-                        reads[path] = value
+                reads.update(own.reads)
             results.append(result)
         try:
-            value = combine(_named(state, (), log), seat, results)
+            value = combine(state, state if closed else _named(state, (), log), seat, results)
         except Exception:  # noqa: BLE001 - refused, or an error the score evaluated whole gives
             return _NONE
         if value is not None:

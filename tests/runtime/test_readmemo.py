@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from gamedsl.errors import RuleError
 from gamedsl.pipeline import load
 from gamedsl.runtime.readmemo import read_parts
 
@@ -124,3 +125,38 @@ def test_a_part_of_a_score_is_found_only_where_what_it_read_holds(backend):
     for move in ({"seat": 0, "alt": "up_a", "args": []}, {"seat": 1, "alt": "up_b", "args": []}):
         state = game.apply(state, move)
     assert game.heuristics(state, memo) == [11, 11] == game.heuristics(state)
+
+
+HEAVY = '''
+game "Heavy"
+players 2
+player var a: number = 0
+
+def heavy(p: player) = sum([len(1..1000) for i in 1..550]) + p.a
+def again(p: player) = heavy(p)
+def other(p: player) = sum([len(1..1000) for i in 1..550]) + p.a
+
+turn:
+  choose by current:
+    up "up":
+      current.a += 1
+  if current.a >= 3:
+    end game
+
+score of p: heavy(p) + SECOND(p)
+'''
+
+
+@pytest.mark.parametrize("second", ["again", "other"])
+def test_parts_of_a_score_stop_where_the_score_whole_stops(second):
+    # Each part goes through 1.1 million values alone, under the limit of 2 million. With
+    # `again`, the score whole goes through them once (the second call answered by the memo
+    # of def values) and has a value; with `other`, twice, and stops (E501): made of its
+    # parts, it must stop there too, not add up two values each under the limit.
+    game = load("heavy.game", text=HEAVY.replace("SECOND", second))
+    state = game.new_game(2, seed=1)
+    if second == "again":
+        assert game.heuristics(state, game.heuristics_memo()) == [1100000, 1100000]
+    else:
+        with pytest.raises(RuleError, match="E501"):
+            game.heuristics(state, game.heuristics_memo())
