@@ -302,7 +302,7 @@ class ScoreMemo:
                     result = part(i, state, _named(state, (), own), seat)
                 except Exception:  # noqa: BLE001 - as a score: evaluated whole, as always
                     return _NONE
-                _keep(kept[i], own.reads, result)
+                _keep_part(kept[i], own.reads, result)
                 reads.update(own.reads)
             results.append(result)
         try:
@@ -315,10 +315,16 @@ class ScoreMemo:
 
 
 def _find(kept: dict, state: dict):
-    """(the parts read, their reader, the value kept) of the value in `kept` (the parts read
-    -> their readers and the values kept by the values read) whose parts hold the same
-    values in `state`, or None."""
-    for paths, (read, key, by_values) in kept.items():
+    """(the parts read, their reader, the value kept) of the part's value in `kept` (the parts
+    read -> [their readers, the values kept by the values read, the look-ups so far or None],
+    as `_keep_part` keeps them) whose parts hold the same values in `state`, or None."""
+    for paths, entry in kept.items():
+        read, key, by_values, looks = entry
+        if looks is not None:
+            looks[0] += 1
+            if looks[0] > _READ_BEFORE_WRITING:
+                read, key = reader(paths)
+                entry[0], entry[1], entry[3] = read, key, None
         try:
             found = by_values.get(key(state), _NONE)
         except (KeyError, IndexError, TypeError):
@@ -335,13 +341,55 @@ def _find(kept: dict, state: dict):
 
 
 def _keep(kept: dict, reads: dict, value) -> None:
-    """`value` kept in `kept` (as `_find` reads it) under `reads`, the parts read -> their
-    values."""
+    """`value` kept in `kept` (as `ScoreMemo.get` reads it) under `reads`, the parts read ->
+    their values."""
     paths = tuple(reads)
     entry = kept.get(paths)
     if entry is None:
         entry = kept[paths] = (*reader(paths), {})
     entry[2][_as_key(reads.values())] = value
+
+
+# A part's reader is written (a `compile`, ~140 µs) once its parts have been looked up this
+# often, read step by step until then (~1 µs more a look-up): many sets of parts a part of a
+# score reads are looked up a few times only.
+_READ_BEFORE_WRITING = 100
+_LOOKS: Dict[tuple, list] = {}  # the parts read -> [look-ups so far], till written
+
+
+def _keep_part(kept: dict, reads: dict, value) -> None:
+    """`value` kept in `kept` (as `_find` reads it) under `reads`, the parts read -> their
+    values."""
+    paths = tuple(reads)
+    entry = kept.get(paths)
+    if entry is None:
+        fns = _READERS.get(paths)
+        if fns is not None:
+            entry = kept[paths] = [*fns, {}, None]
+        else:
+            looks = _LOOKS.get(paths)
+            if looks is None:
+                if len(_LOOKS) >= _MOST_READERS:
+                    _LOOKS.clear()
+                looks = _LOOKS[paths] = [0]
+            entry = kept[paths] = [*_stepwise(paths), {}, looks]
+    entry[2][_as_key(reads.values())] = value
+
+
+def _stepwise(paths: tuple) -> Tuple[Callable, Callable]:
+    """`reader(paths)`'s two functions, reading each path step by step (nothing compiled)."""
+    def read(s):
+        values = []
+        for path in paths:
+            v = s
+            for k in path:
+                v = v[k]
+            values.append(v)
+        return tuple(values)
+
+    def key(s):
+        return tuple([tuple(v) if type(v) is list else v for v in read(s)])
+    return read, key
 
 
 _NONE = object()

@@ -97,7 +97,7 @@ turn:
       current.a += 1
     up_b "b":
       current.b += 1
-  if current.a + current.b >= 5:
+  if current.a + current.b >= 500:
     end game
 
 score of p: from_a(p) + from_b(p)
@@ -121,10 +121,17 @@ def test_a_part_of_a_score_is_found_only_where_what_it_read_holds(backend):
     state = game.apply(state, {"seat": 1, "alt": "up_a", "args": []})
     assert game.heuristics(state, memo) == [1, 10]
     assert (memo.hits, memo.part_hits) == (hits + 2, parts + 2)
-    # (each value the one worked out afresh)
+    # (each value the one worked out afresh, before and after the parts' readers are
+    # written: read step by step for their first hundred look-ups)
     for move in ({"seat": 0, "alt": "up_a", "args": []}, {"seat": 1, "alt": "up_b", "args": []}):
         state = game.apply(state, move)
     assert game.heuristics(state, memo) == [11, 11] == game.heuristics(state)
+    states = [state]
+    for turn in range(250):
+        states.append(game.apply(states[-1], {"seat": turn % 2, "alt": "up_b", "args": []}))
+    for later in states + states[::-1]:
+        fresh = game.heuristics(later)
+        assert game.heuristics(later, memo) == fresh and game.heuristics(later, game.heuristics_memo()) == fresh
 
 
 HEAVY = '''
