@@ -208,7 +208,7 @@ class ScoreMemo:
         # seat -> the parts read (one tuple of paths per way the evaluation went) -> (their
         # readers, their values as a key -> score)
         self.kept: Dict[int, Dict[tuple, Tuple[Callable, Callable, Dict[tuple, object]]]] = {}
-        # seat -> for each of the score's parts, as `kept` (see `score`)
+        # seat -> for each of the score's parts, its values as `_keep_part` keeps them
         self.parts_kept: Dict[int, list] = {}
         self.hits = self.misses = 0
         self.part_hits = 0  # (parts found in scores not found whole)
@@ -251,9 +251,9 @@ class ScoreMemo:
         state, state_to_read, seat)` works out part i (any value, kept as it is) and
         `combine(state, state_to_read, seat, results)` the score from the parts' results, or
         raises where the score must be evaluated whole (as it then is); `closed`: the score
-        reads nothing but its parts (it is then combined from the state itself). A score not kept whole
-        is made of its parts: those whose reads hold the same values are found, the others
-        worked out; the score is then kept whole under all the parts' reads and the
+        reads nothing but its parts (it is then combined from the state itself). A score not
+        kept whole is made of its parts: those whose reads hold the same values are found, the
+        others worked out; the score is then kept whole under all the parts' reads and the
         combination's."""
         if self.misses >= GIVE_UP_AFTER and self.hits * 2 < self.misses:
             # (a score that reads most of the state rarely meets the same values again: its
