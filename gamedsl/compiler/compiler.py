@@ -15,7 +15,8 @@ from gamedsl.syntax import ast as A
 from gamedsl.checker import types as T
 from gamedsl.errors import RuleError
 from gamedsl.compiler.closures import ExprCompiler
-from gamedsl.compiler.kinds import enum_order, kind_of_type, value_kind
+from gamedsl.compiler.kinds import enum_order, kind_of_type, named_constant, value_kind
+from gamedsl.runtime import builtins as B
 from gamedsl.runtime import program as P
 from gamedsl.runtime.info import OptionInfo
 from gamedsl.language import MAX_FAMILY
@@ -337,6 +338,7 @@ class Compiler(Statements):
             reveal=frozenset(n for e in shown.reveal for n, _ in each(e)),
             states={n: tuple((st.name, st.label or st.name) for st in e.states)
                     for e in shown.table + shown.mat if e.states is not None for n, _ in each(e)})
+        parts, closed = self._parts(heuristic or score)
         program = Program(
             title=title.title if title else "untitled",
             display=display,
@@ -351,6 +353,8 @@ class Compiler(Statements):
             component_locals=frozenset(self.component_locals),
             counter=next((v.name for v in var_decls if any(f.name == "counter" for f in v.flags)), None),
             heuristic=(heuristic.var, self.ex.expr(heuristic.expr, {heuristic.var})) if heuristic else None,
+            heuristic_parts=parts,
+            heuristic_closed=closed,
             cooperative=one(A.CooperativeDecl) is not None,
             team=(team.var, self.ex.expr(team.expr, {team.var})) if team else None,
             tiebreak=(tiebreak.var, [(self.ex.expr(k.expr, {tiebreak.var}), k.direction == "most")
@@ -361,6 +365,34 @@ class Compiler(Statements):
                      for r in publics],
         )
         return program
+
+    def _parts(self, decl) -> tuple:
+        """The def calls at the top of a seat's heuristic (or score) `decl`, of the seat alone
+        (`a(p) + b(p) * 2 - c(p)`: each operand of the arithmetic at the top that calls a
+        def with the seat for each argument), as (the def's name, its argument count, the
+        call compiled alone); and whether the rest of that arithmetic is numbers alone (then
+        it reads nothing of the state but through those calls). No calls unless the
+        expression is such arithmetic: a search keeps each part's value under its own reads
+        (gamedsl/runtime/readmemo.py)."""
+        if decl is None or decl.var is None or not isinstance(decl.expr, (A.BinOp, A.Negate)):
+            return (), False
+        parts: Dict[str, tuple] = {}
+        closed = True
+        todo = [decl.expr]
+        while todo:
+            e = todo.pop()
+            if isinstance(e, A.BinOp):
+                todo += [e.right, e.left]
+            elif isinstance(e, A.Negate):
+                todo.append(e.operand)
+            elif (isinstance(e, A.Call) and e.name in self.d.defs and e.name not in B.FUNCTIONS
+                  and named_constant(self.d.defs[e.name]) is None
+                  and all(isinstance(a, A.Name) and a.name == decl.var for a in e.args)):
+                if e.name not in parts:
+                    parts[e.name] = (e.name, len(e.args), self.ex.expr(e, {decl.var}))
+            elif not isinstance(e, A.Number):
+                closed = False
+        return tuple(parts.values()), closed and bool(parts)
 
     def snippets(self, program: Program) -> "Snippets":
         """A compiler of scenario snippets against `program`, keeping what they need from

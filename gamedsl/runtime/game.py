@@ -18,7 +18,7 @@ from gamedsl.errors import MoveError, OptionError, RuleError, UsageError
 from gamedsl.runtime.rng import check_key, deal_seed
 from gamedsl.text import visible_line
 from gamedsl.runtime.state import clone
-from gamedsl.runtime.ctx import Ctx
+from gamedsl.runtime.ctx import MAX_WORK, Ctx, memo_key
 from gamedsl.language import DEFAULT_MAX_STEPS, DEFAULT_MAX_TURNS
 from gamedsl.runtime.info import describe
 from gamedsl.runtime.compiled import CompiledMachine
@@ -115,6 +115,7 @@ class Game:
         # Compiles a scenario's expressions and statements against this game (given by the
         # pipeline, which keeps what the compile knew; the runtime never compiles).
         self.snippets = snippets
+        self._parts = None  # (see _heuristic_parts: made on first need)
 
     # ------------------------------------------------------------ facts
     @property
@@ -725,9 +726,45 @@ class Game:
             ctx = Ctx(program, read, {var: seat}, cat[0], pure=True)
             ctx.memo = {}
             return fn(ctx)
+        by_parts = self._parts
+        if by_parts is None:
+            by_parts = self._parts = self._heuristic_parts()
         score = memo.score
-        out = [score(state, seat, evaluate) for seat in range(state["n"])]
+        out = [score(state, seat, evaluate, by_parts) for seat in range(state["n"])]
         return [_negate(s, "a score") for s in out] if negated else out
+
+    def _heuristic_parts(self):
+        """The heuristic's def calls at its top (`Program.heuristic_parts`) as a ScoreMemo
+        works them out one by one and the heuristic from them, or () where it has none."""
+        program = self.program
+        parts = program.heuristic_parts
+        if not parts:
+            return ()
+        var, fn = program.heuristic or program.score
+        catalogue = self._machine.catalogue
+
+        def part(i, state, read, seat):
+            # (a def call alone, with a memo of def values of its own: what it reads is all
+            # its value depends on)
+            ctx = Ctx(program, read, {var: seat}, catalogue(state), pure=True)
+            ctx.memo = {}
+            return parts[i][2](ctx), ctx.work
+
+        def combine(state, read, seat, results):
+            # The heuristic with each def call at its top answered by the memo of def values,
+            # as a def asked again is. Refused where the work the heuristic evaluated whole
+            # charges could reach MAX_WORK: its calls of the parts charge no more than each
+            # charged alone, with a memo of its own (a memo only spares work), so below that
+            # the evaluation whole stops on no limit, and gives this value.
+            ctx = Ctx(program, read, {var: seat}, catalogue(state), pure=True)
+            ctx.memo = memo_of_defs = {}
+            for (name, count, _), (value, _) in zip(parts, results):
+                memo_of_defs[memo_key(name, [seat] * count)] = value
+            value = fn(ctx)
+            if ctx.work + sum(work for _, work in results) > MAX_WORK:
+                raise RuleError("E501", "to be worked out whole")
+            return value
+        return (len(parts), part, combine, program.heuristic_closed)
 
     def heuristics_memo(self) -> ScoreMemo:
         """A memo for `heuristics(state, memo)` over the states of one search."""

@@ -441,6 +441,10 @@ class Program:
     results: list
     publics: list
     heuristic: Optional[Tuple[str, Callable]] = None   # `heuristic of p:` (bots), else None
+    # the def calls at the top of the heuristic (else the score) a search keeps apart, as
+    # the compiler finds them: (name, argument count, the call alone)
+    heuristic_parts: tuple = ()
+    heuristic_closed: bool = False  # the heuristic is arithmetic of those calls and numbers alone
     cooperative: bool = False                           # `cooperative`: one shared result
     team: Optional[Tuple[str, Callable]] = None         # `team of p:`, else None
     display: Display = attrs.Factory(Display)           # `display:` (presentation only)

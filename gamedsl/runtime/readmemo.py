@@ -208,7 +208,10 @@ class ScoreMemo:
         # seat -> the parts read (one tuple of paths per way the evaluation went) -> (their
         # readers, their values as a key -> score)
         self.kept: Dict[int, Dict[tuple, Tuple[Callable, Callable, Dict[tuple, object]]]] = {}
+        # seat -> for each of the score's parts, its values as `_keep_part` keeps them
+        self.parts_kept: Dict[int, list] = {}
         self.hits = self.misses = 0
+        self.part_hits = 0  # (parts found in scores not found whole)
         self.held = False
 
     def hold_judgement(self, held: bool) -> None:
@@ -222,6 +225,7 @@ class ScoreMemo:
         kept = self.kept.get(seat)
         if kept is None:
             return None
+        # (`_find` written out: this is most of what a search pays for a score found)
         for read, key, by_values in kept.values():
             try:
                 found = by_values.get(key(state), _NONE)
@@ -238,9 +242,19 @@ class ScoreMemo:
                 return found
         return None
 
-    def score(self, state: dict, seat: int, evaluate) -> object:
+    def score(self, state: dict, seat: int, evaluate, parts=None) -> object:
         """`evaluate(state_to_read, seat)` for `seat`, from the memo when the parts it read
-        before hold the same values in `state`; else evaluated through a recorder and kept."""
+        before hold the same values in `state`; else evaluated through a recorder and kept.
+
+        `parts`, for a score made of parts each kept under its own reads (the def calls at the
+        top of `score of p: a(p) + b(p)`): `(count, part, combine, closed)`, where `part(i,
+        state, state_to_read, seat)` works out part i (any value, kept as it is) and
+        `combine(state, state_to_read, seat, results)` the score from the parts' results, or
+        raises where the score must be evaluated whole (as it then is); `closed`: the score
+        reads nothing but its parts (it is then combined from the state itself). A score not
+        kept whole is made of its parts: those whose reads hold the same values are found, the
+        others worked out; the score is then kept whole under all the parts' reads and the
+        combination's."""
         if self.misses >= GIVE_UP_AFTER and self.hits * 2 < self.misses:
             # (a score that reads most of the state rarely meets the same values again: its
             # recording costs more than the evaluations it saves, so it is evaluated as always)
@@ -251,19 +265,131 @@ class ScoreMemo:
         if not self.held:
             self.misses += 1
         log = _Log(self.per_player)
+        if parts:
+            value = self._by_parts(state, seat, parts, log)
+            if value is not _NONE:
+                return value
+            log = _Log(self.per_player)
         try:
             value = evaluate(_named(state, (), log), seat)
         except Exception:  # noqa: BLE001 - read in a way not followed: evaluated as always
             return evaluate(state, seat)
         if value is None:
             return value
-        paths = tuple(log.reads)
-        kept = self.kept.setdefault(seat, {})
-        entry = kept.get(paths)
-        if entry is None:
-            entry = kept[paths] = (*reader(paths), {})
-        entry[2][_as_key(log.reads.values())] = value
+        _keep(self.kept.setdefault(seat, {}), log.reads, value)
         return value
+
+    def _by_parts(self, state: dict, seat: int, parts, log: _Log):
+        """The score of `seat` made of its parts (see `score`), each part read into `log` as
+        well as its own, or _NONE where it must be evaluated whole."""
+        count, part, combine, closed = parts
+        kept = self.parts_kept.get(seat)
+        if kept is None:
+            kept = self.parts_kept[seat] = [{} for _ in range(count)]
+        reads = log.reads
+        results = []
+        for i in range(count):
+            found = _find(kept[i], state)
+            if found is not None:
+                paths, read, result = found
+                self.part_hits += 1
+                # (the state does not change while it is scored: a part read again by
+                # another is read alike)
+                reads.update(zip(paths, read(state)))
+            else:
+                own = _Log(self.per_player)
+                try:
+                    result = part(i, state, _named(state, (), own), seat)
+                except Exception:  # noqa: BLE001 - as a score: evaluated whole, as always
+                    return _NONE
+                _keep_part(kept[i], own.reads, result)
+                reads.update(own.reads)
+            results.append(result)
+        try:
+            value = combine(state, state if closed else _named(state, (), log), seat, results)
+        except Exception:  # noqa: BLE001 - refused, or an error the score evaluated whole gives
+            return _NONE
+        if value is not None:
+            _keep(self.kept.setdefault(seat, {}), reads, value)
+        return value
+
+
+def _find(kept: dict, state: dict):
+    """(the parts read, their reader, the value kept) of the part's value in `kept` (the parts
+    read -> [their readers, the values kept by the values read, the look-ups so far or None],
+    as `_keep_part` keeps them) whose parts hold the same values in `state`, or None."""
+    for paths, entry in kept.items():
+        read, key, by_values, looks = entry
+        if looks is not None:
+            looks[0] += 1
+            if looks[0] > _READ_BEFORE_WRITING:
+                read, key = reader(paths)
+                entry[0], entry[1], entry[3] = read, key, None
+        try:
+            found = by_values.get(key(state), _NONE)
+        except (KeyError, IndexError, TypeError):
+            # (a part the state lacks: nothing kept matches; or a value that is not
+            # hashable as the key writes it: frozen all the way down)
+            try:
+                values = read(state)
+            except (KeyError, IndexError, TypeError):
+                continue
+            found = by_values.get(_as_key(values), _NONE)
+        if found is not _NONE:
+            return paths, read, found
+    return None
+
+
+def _keep(kept: dict, reads: dict, value) -> None:
+    """`value` kept in `kept` (as `ScoreMemo.get` reads it) under `reads`, the parts read ->
+    their values."""
+    paths = tuple(reads)
+    entry = kept.get(paths)
+    if entry is None:
+        entry = kept[paths] = (*reader(paths), {})
+    entry[2][_as_key(reads.values())] = value
+
+
+# A part's reader is written (a `compile`, ~140 µs) once its parts have been looked up this
+# often, read step by step until then (~1 µs more a look-up): many sets of parts a part of a
+# score reads are looked up a few times only.
+_READ_BEFORE_WRITING = 100
+_LOOKS: Dict[tuple, list] = {}  # the parts read -> [look-ups so far], till written
+
+
+def _keep_part(kept: dict, reads: dict, value) -> None:
+    """`value` kept in `kept` (as `_find` reads it) under `reads`, the parts read -> their
+    values."""
+    paths = tuple(reads)
+    entry = kept.get(paths)
+    if entry is None:
+        fns = _READERS.get(paths)
+        if fns is not None:
+            entry = kept[paths] = [*fns, {}, None]
+        else:
+            looks = _LOOKS.get(paths)
+            if looks is None:
+                if len(_LOOKS) >= _MOST_READERS:
+                    _LOOKS.clear()
+                looks = _LOOKS[paths] = [0]
+            entry = kept[paths] = [*_stepwise(paths), {}, looks]
+    entry[2][_as_key(reads.values())] = value
+
+
+def _stepwise(paths: tuple) -> Tuple[Callable, Callable]:
+    """`reader(paths)`'s two functions, reading each path step by step (nothing compiled)."""
+    def read(s):
+        values = []
+        for path in paths:
+            v = s
+            for k in path:
+                v = v[k]
+            values.append(v)
+        return tuple(values)
+
+    def key(s):
+        return tuple([tuple(v) if type(v) is list else v for v in read(s)])
+    return read, key
 
 
 _NONE = object()

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from gamedsl.errors import RuleError
 from gamedsl.pipeline import load
 from gamedsl.runtime.readmemo import read_parts
 
@@ -79,3 +80,90 @@ def test_a_kept_score_of_a_grid_and_lists_of_lists_is_found():
     assert reads == [0, 1] and memo.hits == 2
     later = game.apply(state, game.legal_moves(state)[0])
     assert [memo.score(later, seat, evaluate) for seat in range(2)] == [30, 31] and reads == [0, 1, 0, 1]
+
+
+PARTS = '''
+game "Parts"
+players 2
+player var a: number = 0
+player var b: number = 0
+
+def from_a(p: player) = p.a * 10
+def from_b(p: player) = p.b
+
+turn:
+  choose by current:
+    up_a "a":
+      current.a += 1
+    up_b "b":
+      current.b += 1
+  if current.a + current.b >= 500:
+    end game
+
+score of p: from_a(p) + from_b(p)
+'''
+
+
+@pytest.mark.parametrize("backend", ["compiled", "interpreter"])
+def test_a_part_of_a_score_is_found_only_where_what_it_read_holds(backend):
+    game = load("parts.game", text=PARTS, backend=backend)
+    assert [name for name, _, _ in game.program.heuristic_parts] == ["from_a", "from_b"]
+    memo = game.heuristics_memo()
+    state = game.new_game(2, seed=1)
+    assert game.heuristics(state, memo) == [0, 0]
+    # P1's b changed: its score is from_a's value found and from_b's worked out; P2's is
+    # found whole
+    state = game.apply(state, {"seat": 0, "alt": "up_b", "args": []})
+    hits, parts = memo.hits, memo.part_hits
+    assert game.heuristics(state, memo) == [1, 0]
+    assert (memo.hits, memo.part_hits) == (hits + 1, parts + 1)
+    # P2's a changed: from_a, which reads it, is worked out again (found, it would give 0)
+    state = game.apply(state, {"seat": 1, "alt": "up_a", "args": []})
+    assert game.heuristics(state, memo) == [1, 10]
+    assert (memo.hits, memo.part_hits) == (hits + 2, parts + 2)
+    # (each value the one worked out afresh, before and after the parts' readers are
+    # written: read step by step for their first hundred look-ups)
+    for move in ({"seat": 0, "alt": "up_a", "args": []}, {"seat": 1, "alt": "up_b", "args": []}):
+        state = game.apply(state, move)
+    assert game.heuristics(state, memo) == [11, 11] == game.heuristics(state)
+    states = [state]
+    for turn in range(250):
+        states.append(game.apply(states[-1], {"seat": turn % 2, "alt": "up_b", "args": []}))
+    for later in states + states[::-1]:
+        fresh = game.heuristics(later)
+        assert game.heuristics(later, memo) == fresh and game.heuristics(later, game.heuristics_memo()) == fresh
+
+
+HEAVY = '''
+game "Heavy"
+players 2
+player var a: number = 0
+
+def heavy(p: player) = sum([len(1..1000) for i in 1..550]) + p.a
+def again(p: player) = heavy(p)
+def other(p: player) = sum([len(1..1000) for i in 1..550]) + p.a
+
+turn:
+  choose by current:
+    up "up":
+      current.a += 1
+  if current.a >= 3:
+    end game
+
+score of p: heavy(p) + SECOND(p)
+'''
+
+
+@pytest.mark.parametrize("second", ["again", "other"])
+def test_parts_of_a_score_stop_where_the_score_whole_stops(second):
+    # Each part goes through 1.1 million values alone, under the limit of 2 million. With
+    # `again`, the score whole goes through them once (the second call answered by the memo
+    # of def values) and has a value; with `other`, twice, and stops (E501): made of its
+    # parts, it must stop there too, not add up two values each under the limit.
+    game = load("heavy.game", text=HEAVY.replace("SECOND", second))
+    state = game.new_game(2, seed=1)
+    if second == "again":
+        assert game.heuristics(state, game.heuristics_memo()) == [1100000, 1100000]
+    else:
+        with pytest.raises(RuleError, match="E501"):
+            game.heuristics(state, game.heuristics_memo())
