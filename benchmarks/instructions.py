@@ -41,6 +41,8 @@ WORKLOADS = [
     ("Letter Tycoon, 1 game", "checked", "games/letter_tycoon.game", 2, 1),
     ("Wordomino, 1 game", "checked", "games/wordomino.game", 2, 1),
     ("greedy, Trade Tycoon, 10 decisions", "greedy", "games/trade_tycoon.game", 10, 0),
+    # (the same after its first 10: the code a search runs written and compiled by then)
+    ("greedy, Trade Tycoon, decisions 11 to 40", "greedy", "games/trade_tycoon.game", 40, 10),
     ("mcts, Trade Tycoon, 20 decisions", "mcts", "games/trade_tycoon.game", 20, 0),
     ("mcts with playouts, Trade Tycoon, 6 decisions", "playouts", "games/trade_tycoon.game", 6, 0),
 ]

@@ -985,9 +985,8 @@ class SourceCompiler:
         if start is not None:
             block.add(f"{out} = {start}")
         if counted is not None or body.lines or add is not None or not _ATOM.fullmatch(element):
-            block.add(f"for {py} in {items}:")
+            block.add(f"for {py} in {items}:")  # (its body: at least one of the lines below)
             block.inner(body)
-            block.add("    pass")
         if add is None:
             if not _ATOM.fullmatch(element):
                 block.add(f"    {element}")  # (its work, and whatever would make it give up)
