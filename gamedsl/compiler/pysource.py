@@ -665,7 +665,6 @@ class SourceCompiler:
             lines += ["    _out = []", f"    for {each} in _product(*domains):"]
             lines += ["        " + line for line in statements]
             lines += [f"        if {test}: _out.append([{names}])",
-                      "    if ctx.work > _MAX_WORK: raise _GiveUp",
                       "    return _out"]
         self._define("\n".join(lines), name)
         return self.ns[name]
@@ -683,10 +682,10 @@ class SourceCompiler:
         return self.ns[name]
 
     def _written(self, frame, block: _Block, code: str) -> List[str]:
-        """A function's statements (the step budget looked at once they have run) and last its
-        expression's code, without the values kept that no other reading took."""
-        lines = self._unshared(frame, "\n".join(self._checked(block.lines) + [code])).split("\n")
-        return lines
+        """A function's statements (each charge of work in them looks at the step budget
+        itself) and last its expression's code, without the values kept that no other
+        reading took."""
+        return self._unshared(frame, "\n".join(block.lines + [code])).split("\n")
 
     def _prologue(self, frame: _Frame) -> List[str]:
         # (a written-out call's depth looked at once, before any runs: where it would be too
@@ -1119,13 +1118,6 @@ class SourceCompiler:
         block.inner(_Block.nested(written(out)))
         block.add(f"        _memo[{key}] = {out}")
         return out
-
-    @staticmethod
-    def _checked(lines: List[str]) -> List[str]:
-        """Statements of a block, then the step budget looked at (where they charged work)."""
-        if not lines or not any("ctx.work +=" in line for line in lines):
-            return lines
-        return lines + ["if ctx.work > _MAX_WORK: raise _GiveUp"]
 
     @staticmethod
     def _unshared(frame: _Frame, body: str) -> str:
