@@ -41,6 +41,12 @@ def score_margin(game, state: dict, seat: int, memo=None) -> float:
     every seat of a cooperative game, else the seat alone — minus the best other side's; a
     finished cooperative game adds its verdict (won or lost) to the shared score (`memo`: a
     search's `game.heuristics_memo()`)."""
+    if game.seats_alone:
+        values = game.heuristics(state, memo)
+        # (as side_heuristics gives a side of one seat: its value as sum() gives it, 0 + value)
+        if len(values) == 1:
+            return float(0 + values[0])
+        return float((0 + values[seat]) - (0 + max(values[:seat] + values[seat + 1:])))
     sides = game.sides(state)
     values = game.side_heuristics(state, sides, memo)
     mine = next(i for i, side in enumerate(sides) if seat in side)
@@ -91,6 +97,13 @@ def leaf_rewards(game, state: dict, memo=None) -> List[float]:
     flow = state["flow"]
     if flow["over"] and not flow["unfinished"]:
         return rewards(game, state, memo)
+    if game.seats_alone:
+        # (each seat its own side: side_heuristics' values, 0 + value, without the sides)
+        values = [float(0 + h) for h in game.heuristics(state, memo)]
+        if len(values) < 2:
+            return [0.5] * len(values)
+        return [_squash(v - (best_other := max(values[:i] + values[i + 1:])), abs(v) + abs(best_other))
+                for i, v in enumerate(values)]
     sides = game.sides(state)
     values = [float(h) for h in game.side_heuristics(state, sides, memo)]
     n = state["n"]

@@ -717,21 +717,30 @@ class Game:
                 scores = self.scores(state)
                 return [_negate(s, "a score") for s in scores] if negated else scores
             return self._each_seat(state, program.heuristic)
-        var, fn = declared
-        cat = []  # (the catalogue, looked up for the first seat not found in the memo)
+        seats = memo.seats
+        if seats is None:
+            seats = memo.seats = self._memo_seats(state, memo, negated)
+        return seats(state)
+
+    def _memo_seats(self, state: dict, memo: ScoreMemo, negated: bool):
+        """The function giving every seat's heuristic of a state of `memo`'s search (states
+        of one game: the same players and options, so the same catalogue), made once a memo."""
+        program = self.program
+        var, fn = program.heuristic or program.score
+        cat = self._machine.catalogue(state)
 
         def evaluate(read, seat):
-            if not cat:
-                cat.append(self._machine.catalogue(state))
-            ctx = Ctx(program, read, {var: seat}, cat[0], pure=True)
+            ctx = Ctx(program, read, {var: seat}, cat, pure=True)
             ctx.memo = {}
             return fn(ctx)
         by_parts = self._parts
         if by_parts is None:
             by_parts = self._parts = self._heuristic_parts()
         score = memo.score
-        out = [score(state, seat, evaluate, by_parts) for seat in range(state["n"])]
-        return [_negate(s, "a score") for s in out] if negated else out
+        seats = range(state["n"])
+        if negated:
+            return lambda s: [_negate(score(s, seat, evaluate, by_parts), "a score") for seat in seats]
+        return lambda s: [score(s, seat, evaluate, by_parts) for seat in seats]
 
     def _heuristic_parts(self):
         """The heuristic's def calls at its top (`Program.heuristic_parts`) as a ScoreMemo
@@ -789,6 +798,12 @@ class Game:
     def cooperative(self) -> bool:
         """Whether the players win or lose together (`cooperative`), with one shared score."""
         return self.program.cooperative
+
+    @property
+    def seats_alone(self) -> bool:
+        """Whether every seat is a side of its own (no teams, not cooperative): `sides` is
+        then each seat alone, and a side's heuristic its seat's."""
+        return not self.program.cooperative and self.program.team is None
 
     def sides(self, state: dict, ctx: Optional[Ctx] = None) -> List[List[int]]:
         """The seats that win or lose together, each list in seat order, the lists in the order
