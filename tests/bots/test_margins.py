@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from gamedsl.bots.search import _squash, leaf_rewards, score_margin
+from gamedsl.bots.search import leaf_rewards, score_margin
 from gamedsl.errors import RuleError
 from gamedsl.pipeline import load
 
@@ -30,6 +30,11 @@ turn:
 """
 
 
+def squash(x, size):
+    """A lead in (0, 1) relative to the size of the scores, as the searches judge a leaf."""
+    return 0.5 + 0.5 * x / (size + 1.0)
+
+
 def by_sides(game, state, seat, memo=None):
     """The margin and the leaf rewards as the sides define them (the general case)."""
     sides = game.sides(state)
@@ -45,7 +50,7 @@ def by_sides(game, state, seat, memo=None):
         for i, side in enumerate(sides):
             best_other = max(h for k, h in enumerate(floats) if k != i)
             for s in side:
-                leaves[s] = _squash(floats[i] - best_other, abs(floats[i]) + abs(best_other))
+                leaves[s] = squash(floats[i] - best_other, abs(floats[i]) + abs(best_other))
     return margin, leaves
 
 
