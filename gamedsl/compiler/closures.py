@@ -352,6 +352,8 @@ class ExprCompiler:
                     _charge(ctx, len(v), span)
                 return ranked(ctx, span, v)
             return in_order
+        if e.name in B.DECIDED and len(e.args) == 1 and isinstance(e.args[0], A.Comprehension):
+            return self._decided(e, scope)
         args = [self.zone(a, scope) if i in spec.zone_args else self._expr(a, scope)
                 for i, a in enumerate(e.args)]
         impl = _refusing(spec.impl, e.name)
@@ -388,6 +390,44 @@ class ExprCompiler:
                     _charge(ctx, len(v), span)
             return impl(ctx, span, *values)
         return call
+
+    def _decided(self, e, scope):
+        """`any` or `all` of a comprehension: its items worked out in order up to the first
+        that decides (a true one for `any`, a false one for `all`), the rest left alone. The
+        function charges the items worked out, as it charges the list it is given."""
+        c = e.args[0]
+        inner = scope | {c.var}
+        source = self._expr(c.source, scope)
+        element, cond = self.with_local_kind(c.var, c.source, lambda: (
+            self._expr(c.element, inner),
+            self._expr(c.cond, inner) if c.cond is not None else None))
+        var, span = c.var, e.span
+        deciding = B.DECIDED[e.name]
+
+        def decided(ctx):
+            env = ctx.env
+            had, old = var in env, env.get(var)
+            items = V.as_list(source(ctx), c.span)
+            ctx.work += len(items)
+            if ctx.work > MAX_WORK:
+                _runaway(c.span)
+            done, value = 0, not deciding
+            try:
+                for item in items:
+                    env[var] = item
+                    if cond is None or cond(ctx):
+                        done += 1
+                        if bool(element(ctx)) is deciding:
+                            value = deciding
+                            break
+            finally:
+                if had:
+                    env[var] = old
+                else:
+                    env.pop(var, None)
+            _charge(ctx, done, span)
+            return value
+        return decided
 
     def order_of(self, e):
         """{word: place} if `e` is an enum's value (or a list of them): see kinds.enum_order."""

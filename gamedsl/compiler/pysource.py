@@ -320,6 +320,34 @@ def _g_all(ctx, v):
     raise GiveUp
 
 
+def _g_any_of(ctx, items):
+    """`any` of a comprehension's items (a generator), up to the first true one."""
+    done, value = 0, False
+    for v in items:
+        done += 1
+        if v:
+            value = True
+            break
+    ctx.work += done
+    if ctx.work > MAX_WORK:
+        raise GiveUp
+    return value
+
+
+def _g_all_of(ctx, items):
+    """`all` of a comprehension's items (a generator), up to the first false one."""
+    done, value = 0, True
+    for v in items:
+        done += 1
+        if not v:
+            value = False
+            break
+    ctx.work += done
+    if ctx.work > MAX_WORK:
+        raise GiveUp
+    return value
+
+
 def _g_first(ctx, v):
     if type(v) is list:
         ctx.work += len(v)
@@ -412,7 +440,7 @@ _RUNTIME = {
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY, "_written": written,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
-    "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
+    "_g_any": _g_any, "_g_all": _g_all, "_g_any_of": _g_any_of, "_g_all_of": _g_all_of, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
     "_range_items": _range_items, "_items_calls": _items_calls, "_texts": _texts, "_g_text": _g_text,
     "_CELL_KEYS": CELL_KEYS, "_MAX_NUMBER": _MAX_NUMBER,
 }
@@ -485,11 +513,12 @@ _ATOM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+")
 # The functions of a list written into the loop making it (`_loop`), as _g_len, _g_sum... work
 # them out: the value before any item (None: no value but the count), the statement adding an
 # item (None: an item adds nothing, but is worked out), and the test of the value at the end.
+# (`any` and `all` stop at the item that decides them: builtins.DECIDED)
 _NONE_LEFT = "if {out} is _MISSING: raise _GiveUp"  # (no item: the closures say so)
 _FOLDS = {"len": (None, None, None),
           "sum": ("0", "{out} += {item}", "if not -_MAX_NUMBER <= {out} <= _MAX_NUMBER: raise _GiveUp"),
-          "any": ("False", "if {item}: {out} = True", None),
-          "all": ("True", "if not ({item}): {out} = False", None),
+          "any": ("False", "if {item}: {out} = True; break", None),
+          "all": ("True", "if not ({item}): {out} = False; break", None),
           "min": ("_MISSING", "if {out} is _MISSING or {item} < {out}: {out} = {item}", _NONE_LEFT),
           "max": ("_MISSING", "if {out} is _MISSING or {item} > {out}: {out} = {item}", _NONE_LEFT),
           "first": ("_MISSING", "if {out} is _MISSING: {out} = {item}", _NONE_LEFT),
@@ -973,8 +1002,9 @@ class SourceCompiler:
             block.add(f"    {out}.append({element})")
             return out
         start, add, end = _FOLDS[fold]
-        # (the function charges its list's length: the items kept, counted where some are not)
-        counted = self._fresh("n") if cond is not None else None
+        # (the function charges its list's length: the items kept, counted where some are not
+        # or where the function may stop before the last)
+        counted = self._fresh("n") if cond is not None or fold in B.DECIDED else None
         if counted is not None:
             block.add(f"{counted} = 0")
         elif not _ATOM.fullmatch(items):
@@ -996,8 +1026,10 @@ class SourceCompiler:
                 element = py
             if fold in _WHOLE_FOLDS and not re.fullmatch(r"-?[0-9]+", element):
                 block.add(f"    if type({element}) is not int: raise _GiveUp")
+            if counted is not None:
+                block.add(f"    {counted} += 1")
             block.add("    " + add.format(out=out, item=element))
-        if counted is not None:
+        if counted is not None and add is None:
             block.add(f"    {counted} += 1")
         block.add(f"ctx.work += {counted or f'len({items})'}")
         block.add("if ctx.work > _MAX_WORK: raise _GiveUp")
@@ -1328,6 +1360,9 @@ class SourceCompiler:
             return f"{self._const(ranked)}(ctx, {self._const(e.span)}, _charged(ctx, {self._gen(e.args[0], frame)}))"
         if e.name == "range" and len(e.args) == 2:  # (two numbers: nothing to charge but the items)
             return f"_g_range(ctx, {self._gen(e.args[0], frame)}, {self._gen(e.args[1], frame)})"
+        if e.name in B.DECIDED and len(e.args) == 1 and isinstance(e.args[0], A.Comprehension):
+            # (its items as they come, up to the one that decides: `_decided` in closures.py)
+            return f"_g_{e.name}_of(ctx, {self._Comprehension(e.args[0], frame, lazy=True)})"
         plain = _PLAIN_FUNCTIONS.get(e.name)
         if plain is not None and len(e.args) == 1:
             if e.name == "len" and self._text(e.args[0]):  # (a text: nothing to charge)
@@ -1503,7 +1538,9 @@ class SourceCompiler:
         finally:
             frame.iterable -= 1
 
-    def _Comprehension(self, e, frame):
+    def _Comprehension(self, e, frame, lazy: bool = False):
+        """A comprehension as Python's; `lazy`: as a generator, its items worked out as they
+        are asked for (each call of a def a call: its work charged as it is made)."""
         source = self._iterable(e.source, frame)
         zone = _zone_read(source)
         items = f"_items(ctx, {source})" if zone is None else f"_zone_walk(ctx, {zone})"
@@ -1513,7 +1550,7 @@ class SourceCompiler:
 
         def build(py):
             cond = f" if ({self._gen(e.cond, frame)})" if e.cond is not None else ""  # (it runs first)
-            outer, frame.site = frame.site, ([frame.branches, 0] if e.cond is None else None)
+            outer, frame.site = frame.site, ([frame.branches, 0] if e.cond is None and not lazy else None)
             try:
                 element = self._gen(e.element, frame)
                 calls = frame.site[1] if frame.site is not None else 0
@@ -1521,6 +1558,8 @@ class SourceCompiler:
                 frame.site = outer
             if calls:  # (each item's calls written out: charged with the items, as a call charges)
                 return f"[{element} for {py} in _items_calls(ctx, {source}, {calls} if _memo is None else 0, _dp)]"
+            if lazy:
+                return f"({element} for {py} in {items}{cond})"
             return f"[{element} for {py} in {items}{cond}]"
         return self._branch(frame, lambda: self.ex.with_local_kind(
             e.var, e.source, lambda: self._local(e.var, frame, build)))

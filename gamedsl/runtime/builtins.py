@@ -492,6 +492,12 @@ def _reads(ctx, span, words, w, letters):
     return wl.reads(_texts(span, "reads", w)[0], _texts(span, "reads", *as_list(letters, span)))
 
 
+# `any` and `all` of a comprehension written as their argument go through its items only up to
+# the first that decides their value (the value such an item decides): the items after it are
+# never worked out, so neither their work nor their errors count.
+DECIDED = {"any": True, "all": False}
+
+
 FUNCTIONS = {
     "len": Builtin(_len),
     "sum": Builtin(lambda ctx, span, v: bounded(sum(_numbers(v, span, "sum")), span)),

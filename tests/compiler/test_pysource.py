@@ -189,6 +189,50 @@ def test_functions_of_a_comprehension_are_worked_out_in_its_loop(text, value, gi
     assert not re.search(r"_g_(len|sum|any|all|min|max|first|last)\(|\[.* for ", code), code
 
 
+# any/all of a comprehension: (expression, value or the error code) where an item after the one
+# that decides would fail (half(0)), or would pass the work limit (doubling(40), the long
+# lists); each also written where the generated code takes no statements (a sort's key).
+# (Only == and != compare items here: an expression evaluated alone is not checked, and the
+# generated code leaves other comparisons of unchecked values to the closures.)
+DECIDED_CASES = [
+    ("any([half(n) == 5 for n in [2, 0]])", True),
+    ("all([half(n) == 1 for n in [2, 0]])", False),
+    ("any([half(n) == 1 for n in [2, 0]])", "E504"),
+    ("all([half(n) == 5 for n in [2, 0]])", "E504"),
+    ("any([doubling(n) == 0 for n in [1, 40]])", True),
+    ("all([doubling(n) != 0 for n in [1, 40]])", False),
+    ("any([half(n) == 5 for n in [0, 2] if n != 0])", True),
+    ("all([x != 2 for x in [1, 2, 3] if x != 1])", False),
+    ("any([len([y for y in range(1, 99999)]) != 0 for x in range(1, 99999)])", True),
+    ("any([len([y for y in range(1, 99999)]) == 0 for x in range(1, 99999)])", "E501"),
+]
+
+
+@pytest.mark.parametrize("text,value", DECIDED_CASES)
+@pytest.mark.parametrize("written", ["alone", "in a sort's key"])
+def test_any_and_all_stop_at_the_item_that_decides(text, value, written, tmp_path, monkeypatch):
+    """`any` and `all` of a comprehension go through its items up to the first that decides:
+    what comes after is never worked out, on both back ends, and both charge the same work."""
+    path = tmp_path / "g.game"
+    path.write_text(ERRORS)
+    if written != "alone":
+        text = f"sort x in [1, 2] by most {text}"
+        value = value if isinstance(value, str) else [1, 2]
+    found = []
+    for generate in (False, True):
+        game = _load(str(path), generate, monkeypatch)
+        try:
+            found.append(game.evaluate(game.new_game(2), parse_expression(text)))
+        except RuleError as err:
+            found.append(err.code)
+    assert found == [value, value]
+    if generate and not isinstance(value, str):
+        source = game.snippets.source
+        assert source.give_ups == 0
+        code = "\n".join(source.sources.values())
+        assert ("break" in code) if written == "alone" else re.search(r"_g_(any|all)_of\(ctx, \(", code), code
+
+
 def test_numbers_worked_out_in_place_are_the_functions_numbers(tmp_path, monkeypatch):
     """Sums, differences and products of two numbers are worked out in the generated code
     when both are whole; a fraction is the arithmetic functions' (a product or a difference
