@@ -505,10 +505,13 @@ class _Frame:
         # None inside code that may not run, or runs per item, written as an expression.
         self.block: Optional[_Block] = None
         self.deep = False  # a def's call written out: the depth it would check, checked first
+        self.whole: set = set()  # Python names holding a whole number (a loop over a range)
 
 
 # code that is a Python name or a whole number: read again, it is the same value
 _ATOM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+")
+# code that is a whole number
+_WHOLE = re.compile(r"-?[0-9]+")
 
 # The functions of a list written into the loop making it (`_loop`), as _g_len, _g_sum... work
 # them out: the value before any item (None: no value but the count), the statement adding an
@@ -952,15 +955,22 @@ class SourceCompiler:
         condition need no statements); with `fold` (a function of _FOLDS), the function's
         value of its list, worked out as the items come, the list never made."""
         block, src = frame.block, e.source
-        if isinstance(src, A.Call) and src.name == "range" and len(src.args) == 2:
+        counting = isinstance(src, A.Call) and src.name == "range" and len(src.args) == 2
+        if counting:
             # (as _range_items, without a call: the list is never made)
             low, high = (self._atom(self._gen(x, frame), frame) for x in src.args)
-            block.add(f"if type({low}) is not int or type({high}) is not int or {high} - {low} > 100_000: "
-                      "raise _GiveUp")
-            block.add(f"if {high} >= {low}:")
-            block.add(f"    ctx.work += 2 * ({high} - {low} + 1)")
-            block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
-            items = f"range({low}, {high} + 1)"
+            if _WHOLE.fullmatch(low) and _WHOLE.fullmatch(high) and int(high) - int(low) <= 100_000:
+                # (two whole numbers written in the rule: their checks and count, worked out here)
+                if int(high) >= int(low):
+                    block.charge(2 * (int(high) - int(low) + 1))
+                items = f"range({low}, {int(high) + 1})"
+            else:
+                block.add(f"if type({low}) is not int or type({high}) is not int or {high} - {low} > 100_000: "
+                          "raise _GiveUp")
+                block.add(f"if {high} >= {low}:")
+                block.add(f"    ctx.work += 2 * ({high} - {low} + 1)")
+                block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
+                items = f"range({low}, {high} + 1)"
         else:
             source = self._iterable(src, frame)
             zone = _zone_read(source)
@@ -983,6 +993,8 @@ class SourceCompiler:
         body = _Block()
 
         def build(py):
+            if counting:
+                frame.whole.add(py)
             cond = self._gen(e.cond, frame) if e.cond is not None else None
             before = len(body.lines)
             if cond is not None:
@@ -1024,7 +1036,7 @@ class SourceCompiler:
                 py = self._fresh("a")
                 block.add(f"    {py} = {element}")
                 element = py
-            if fold in _WHOLE_FOLDS and not re.fullmatch(r"-?[0-9]+", element):
+            if fold in _WHOLE_FOLDS and not _WHOLE.fullmatch(element):
                 block.add(f"    if type({element}) is not int: raise _GiveUp")
             if counted is not None:
                 block.add(f"    {counted} += 1")
@@ -1328,7 +1340,10 @@ class SourceCompiler:
     def _Index(self, e, frame):
         if isinstance(e.obj, A.Name) and e.obj.name in self.d.tables and not self._is_local(e.obj.name, frame):
             return f"_row(ctx, {self._const(self.d.tables[e.obj.name])}, {self._gen(e.index, frame)})"
-        return f"({self._gen(e.obj, frame)})[int({self._gen(e.index, frame)})]"
+        index = self._gen(e.index, frame)
+        if not (index in frame.whole or _WHOLE.fullmatch(index)):
+            index = f"int({index})"
+        return f"({self._gen(e.obj, frame)})[{index}]"
 
     def _is_local(self, name, frame) -> bool:
         return name in frame.names or (frame.free is not None and name in frame.free)
@@ -1504,7 +1519,10 @@ class SourceCompiler:
         return f"(not ({self._gen(e.operand, frame)}))"
 
     def _Negate(self, e, frame):
-        return f"_negate({self._gen(e.operand, frame)})"
+        operand = self._gen(e.operand, frame)
+        if _WHOLE.fullmatch(operand):  # (a whole number written in the rule: negated here)
+            return str(-int(operand))
+        return f"_negate({operand})"
 
     def _Conditional(self, e, frame):
         cond = self._gen(e.cond, frame)

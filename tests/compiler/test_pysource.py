@@ -233,6 +233,24 @@ def test_any_and_all_stop_at_the_item_that_decides(text, value, written, tmp_pat
         assert ("break" in code) if written == "alone" else re.search(r"_g_(any|all)_of\(ctx, \(", code), code
 
 
+def test_a_range_of_two_written_numbers_is_worked_out_as_it_is_written(tmp_path, monkeypatch):
+    """A comprehension over `range(a, b)` of two whole numbers written in the rule: the range
+    and its charge written as numbers, its items used as positions as they are."""
+    path = tmp_path / "g.game"
+    path.write_text(ERRORS)
+    text = "[[[5, 6, 7][i] for i in range(-1, 1)], [x for x in range(3, 2)], len([x for x in range(1, 99999)])]"
+    values = []
+    for generate in (False, True):
+        game = _load(str(path), generate, monkeypatch)
+        values.append(game.evaluate(game.new_game(2), parse_expression(text)))
+    assert values == [[[7, 5, 6], [], 99999]] * 2
+    source = game.snippets.source
+    assert source.give_ups == 0
+    code = source.sources[max((name for name in source.sources if name.startswith("_root")), key=lambda n: int(n[5:]))]
+    assert "range(-1, 2)" in code and "range(3, 3)" in code and "ctx.work += 200004" in code, code  # (6 + 199,998: one charge)
+    assert "int(" not in code and "type(-1)" not in code, code
+
+
 def test_numbers_worked_out_in_place_are_the_functions_numbers(tmp_path, monkeypatch):
     """Sums, differences and products of two numbers are worked out in the generated code
     when both are whole; a fraction is the arithmetic functions' (a product or a difference
