@@ -441,7 +441,7 @@ BUILTINS: Dict[str, Builtin] = {b.name: b for b in [
     _b("floor(n)", 1, 1, _number_fn, "rounded down"),
     _b("any(L)", 1, 1, _any_all, "is any of a list of bools true (a comprehension's items: up to the first true one)"),
     _b("all(L)", 1, 1, _any_all, "are all of a list of bools true (a comprehension's items: up to the first false one)"),
-    _b("first(L, n)", 1, 2, _item_or_items, "the first item; with n, the first n items (fewer if L is shorter)"),
+    _b("first(L, n)", 1, 2, _item_or_items, "the first item (a comprehension's items: up to the first kept); with n, the first n items (fewer if L is shorter)"),
     _b("last(L, n)", 1, 2, _item_or_items, "the last item; with n, the last n items (fewer if L is shorter)"),
     _b("range(a, b)", 2, 2, _range, "[a, a+1, ..., b] (both ends included)"),
     _b("sorted(L)", 1, 1, _sorted, "a list of numbers, texts or an enum's values, smallest first"),

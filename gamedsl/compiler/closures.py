@@ -352,8 +352,8 @@ class ExprCompiler:
                     _charge(ctx, len(v), span)
                 return ranked(ctx, span, v)
             return in_order
-        if e.name in B.DECIDED and len(e.args) == 1 and isinstance(e.args[0], A.Comprehension):
-            return self._decided(e, scope)
+        if e.name in B.STOPPING and len(e.args) == 1 and isinstance(e.args[0], A.Comprehension):
+            return self._stopping(e, scope)
         args = [self.zone(a, scope) if i in spec.zone_args else self._expr(a, scope)
                 for i, a in enumerate(e.args)]
         impl = _refusing(spec.impl, e.name)
@@ -391,10 +391,12 @@ class ExprCompiler:
             return impl(ctx, span, *values)
         return call
 
-    def _decided(self, e, scope):
-        """`any` or `all` of a comprehension: its items worked out in order up to the first
-        that decides (a true one for `any`, a false one for `all`), the rest left alone. The
-        function charges the items worked out, as it charges the list it is given."""
+    def _stopping(self, e, scope):
+        """`any`, `all` or `first` of a comprehension: its items worked out in order up to
+        the first that gives the value (a true one for `any`, a false one for `all`, the first
+        kept for `first`), the rest left alone. The function charges the items worked out,
+        as it charges the list it is given, and with none kept `first` says what it says of
+        an empty list."""
         c = e.args[0]
         inner = scope | {c.var}
         source = self._expr(c.source, scope)
@@ -402,9 +404,10 @@ class ExprCompiler:
             self._expr(c.element, inner),
             self._expr(c.cond, inner) if c.cond is not None else None))
         var, span = c.var, e.span
-        deciding = B.DECIDED[e.name]
+        deciding = B.DECIDED.get(e.name)  # (None: `first`)
+        empty = _refusing(B.FUNCTIONS[e.name].impl, e.name)
 
-        def decided(ctx):
+        def stopping(ctx):
             env = ctx.env
             had, old = var in env, env.get(var)
             items = V.as_list(source(ctx), c.span)
@@ -417,7 +420,11 @@ class ExprCompiler:
                     env[var] = item
                     if cond is None or cond(ctx):
                         done += 1
-                        if bool(element(ctx)) is deciding:
+                        v = element(ctx)
+                        if deciding is None:
+                            value = v
+                            break
+                        if bool(v) is deciding:
                             value = deciding
                             break
             finally:
@@ -426,8 +433,10 @@ class ExprCompiler:
                 else:
                     env.pop(var, None)
             _charge(ctx, done, span)
+            if deciding is None and not done:
+                return empty(ctx, span, [])
             return value
-        return decided
+        return stopping
 
     def order_of(self, e):
         """{word: place} if `e` is an enum's value (or a list of them): see kinds.enum_order."""

@@ -348,6 +348,16 @@ def _g_all_of(ctx, items):
     return value
 
 
+def _g_first_of(ctx, items):
+    """`first` of a comprehension's items (a generator): the first kept."""
+    for v in items:
+        ctx.work += 1
+        if ctx.work > MAX_WORK:
+            raise GiveUp
+        return v
+    raise GiveUp  # (none: the closures say so)
+
+
 def _g_first(ctx, v):
     if type(v) is list:
         ctx.work += len(v)
@@ -440,7 +450,7 @@ _RUNTIME = {
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY, "_written": written,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
-    "_g_any": _g_any, "_g_all": _g_all, "_g_any_of": _g_any_of, "_g_all_of": _g_all_of, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
+    "_g_any": _g_any, "_g_all": _g_all, "_g_any_of": _g_any_of, "_g_all_of": _g_all_of, "_g_first_of": _g_first_of, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
     "_range_items": _range_items, "_items_calls": _items_calls, "_texts": _texts, "_g_text": _g_text,
     "_CELL_KEYS": CELL_KEYS, "_MAX_NUMBER": _MAX_NUMBER,
 }
@@ -516,7 +526,7 @@ _WHOLE = re.compile(r"-?[0-9]+")
 # The functions of a list written into the loop making it (`_loop`), as _g_len, _g_sum... work
 # them out: the value before any item (None: no value but the count), the statement adding an
 # item (None: an item adds nothing, but is worked out), and the test of the value at the end.
-# (`any` and `all` stop at the item that decides them: builtins.DECIDED)
+# (`any`, `all` and `first` stop at the item that gives their value: builtins.STOPPING)
 _NONE_LEFT = "if {out} is _MISSING: raise _GiveUp"  # (no item: the closures say so)
 _FOLDS = {"len": (None, None, None),
           "sum": ("0", "{out} += {item}", "if not -_MAX_NUMBER <= {out} <= _MAX_NUMBER: raise _GiveUp"),
@@ -524,7 +534,7 @@ _FOLDS = {"len": (None, None, None),
           "all": ("True", "if not ({item}): {out} = False; break", None),
           "min": ("_MISSING", "if {out} is _MISSING or {item} < {out}: {out} = {item}", _NONE_LEFT),
           "max": ("_MISSING", "if {out} is _MISSING or {item} > {out}: {out} = {item}", _NONE_LEFT),
-          "first": ("_MISSING", "if {out} is _MISSING: {out} = {item}", _NONE_LEFT),
+          "first": ("_MISSING", "{out} = {item}; break", _NONE_LEFT),
           "last": ("_MISSING", "{out} = {item}", _NONE_LEFT)}
 # the folds of whole numbers only (anything else: the closures)
 _WHOLE_FOLDS = ("sum", "min", "max")
@@ -1016,7 +1026,7 @@ class SourceCompiler:
         start, add, end = _FOLDS[fold]
         # (the function charges its list's length: the items kept, counted where some are not
         # or where the function may stop before the last)
-        counted = self._fresh("n") if cond is not None or fold in B.DECIDED else None
+        counted = self._fresh("n") if cond is not None or fold in B.STOPPING else None
         if counted is not None:
             block.add(f"{counted} = 0")
         elif not _ATOM.fullmatch(items):
@@ -1375,8 +1385,8 @@ class SourceCompiler:
             return f"{self._const(ranked)}(ctx, {self._const(e.span)}, _charged(ctx, {self._gen(e.args[0], frame)}))"
         if e.name == "range" and len(e.args) == 2:  # (two numbers: nothing to charge but the items)
             return f"_g_range(ctx, {self._gen(e.args[0], frame)}, {self._gen(e.args[1], frame)})"
-        if e.name in B.DECIDED and len(e.args) == 1 and isinstance(e.args[0], A.Comprehension):
-            # (its items as they come, up to the one that decides: `_decided` in closures.py)
+        if e.name in B.STOPPING and len(e.args) == 1 and isinstance(e.args[0], A.Comprehension):
+            # (its items as they come, up to the one that gives the value: `_stopping` in closures.py)
             return f"_g_{e.name}_of(ctx, {self._Comprehension(e.args[0], frame, lazy=True)})"
         plain = _PLAIN_FUNCTIONS.get(e.name)
         if plain is not None and len(e.args) == 1:

@@ -492,10 +492,12 @@ def _reads(ctx, span, words, w, letters):
     return wl.reads(_texts(span, "reads", w)[0], _texts(span, "reads", *as_list(letters, span)))
 
 
-# `any` and `all` of a comprehension written as their argument go through its items only up to
-# the first that decides their value (the value such an item decides): the items after it are
-# never worked out, so neither their work nor their errors count.
-DECIDED = {"any": True, "all": False}
+# The functions that, given a comprehension written as their argument, go through its items
+# only as far as their value needs: `any` up to the first true item, `all` up to the first
+# false one, `first` up to the first item kept. The items after it are never worked out, so
+# neither their work nor their errors count.
+STOPPING = frozenset({"any", "all", "first"})
+DECIDED = {"any": True, "all": False}  # (the value the item that stops `any` or `all` gives)
 
 
 FUNCTIONS = {

@@ -189,9 +189,10 @@ def test_functions_of_a_comprehension_are_worked_out_in_its_loop(text, value, gi
     assert not re.search(r"_g_(len|sum|any|all|min|max|first|last)\(|\[.* for ", code), code
 
 
-# any/all of a comprehension: (expression, value or the error code) where an item after the one
-# that decides would fail (half(0)), or would pass the work limit (doubling(40), the long
-# lists); each also written where the generated code takes no statements (a sort's key).
+# any/all/first of a comprehension: (expression, value or the error code) where an item after
+# the one that gives the value would fail (half(0)), or would pass the work limit
+# (doubling(40), the long lists); each also written where the generated code takes no
+# statements (a sort's key).
 # (Only == and != compare items here: an expression evaluated alone is not checked, and the
 # generated code leaves other comparisons of unchecked values to the closures.)
 DECIDED_CASES = [
@@ -205,14 +206,21 @@ DECIDED_CASES = [
     ("all([x != 2 for x in [1, 2, 3] if x != 1])", False),
     ("any([len([y for y in range(1, 99999)]) != 0 for x in range(1, 99999)])", True),
     ("any([len([y for y in range(1, 99999)]) == 0 for x in range(1, 99999)])", "E501"),
+    ("first([half(n) for n in [2, 0]])", 5),
+    ("first([half(n) for n in [0, 2] if n != 0])", 5),
+    ("first([half(n) for n in [0, 2]])", "E504"),
+    ("first([x for x in [1, 2] if x == 3])", "E504"),
+    ("first([doubling(n) for n in [1, 40]])", 0),
+    ("first([len([y for y in range(1, 99999)]) for x in range(1, 99999)])", 99999),
 ]
 
 
 @pytest.mark.parametrize("text,value", DECIDED_CASES)
 @pytest.mark.parametrize("written", ["alone", "in a sort's key"])
-def test_any_and_all_stop_at_the_item_that_decides(text, value, written, tmp_path, monkeypatch):
-    """`any` and `all` of a comprehension go through its items up to the first that decides:
-    what comes after is never worked out, on both back ends, and both charge the same work."""
+def test_any_all_and_first_stop_at_the_item_that_gives_their_value(text, value, written, tmp_path, monkeypatch):
+    """`any`, `all` and `first` of a comprehension go through its items up to the first that
+    gives the value: what comes after is never worked out, on both back ends, and both charge
+    the same work."""
     path = tmp_path / "g.game"
     path.write_text(ERRORS)
     if written != "alone":
@@ -230,7 +238,7 @@ def test_any_and_all_stop_at_the_item_that_decides(text, value, written, tmp_pat
         source = game.snippets.source
         assert source.give_ups == 0
         code = "\n".join(source.sources.values())
-        assert ("break" in code) if written == "alone" else re.search(r"_g_(any|all)_of\(ctx, \(", code), code
+        assert ("break" in code) if written == "alone" else re.search(r"_g_(any|all|first)_of\(ctx, \(", code), code
 
 
 def test_a_range_of_two_written_numbers_is_worked_out_as_it_is_written(tmp_path, monkeypatch):
