@@ -320,27 +320,14 @@ def _g_all(ctx, v):
     raise GiveUp
 
 
-def _g_any_of(ctx, items):
-    """`any` of a comprehension's items (a generator), up to the first true one."""
-    done, value = 0, False
+def _g_decided(ctx, items, deciding: bool):
+    """`any` (deciding: True) or `all` (False) of a comprehension's items (a generator), up to
+    the first item that decides."""
+    done, value = 0, not deciding
     for v in items:
         done += 1
-        if v:
-            value = True
-            break
-    ctx.work += done
-    if ctx.work > MAX_WORK:
-        raise GiveUp
-    return value
-
-
-def _g_all_of(ctx, items):
-    """`all` of a comprehension's items (a generator), up to the first false one."""
-    done, value = 0, True
-    for v in items:
-        done += 1
-        if not v:
-            value = False
+        if bool(v) is deciding:
+            value = deciding
             break
     ctx.work += done
     if ctx.work > MAX_WORK:
@@ -450,7 +437,7 @@ _RUNTIME = {
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY, "_written": written,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
-    "_g_any": _g_any, "_g_all": _g_all, "_g_any_of": _g_any_of, "_g_all_of": _g_all_of, "_g_first_of": _g_first_of, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
+    "_g_any": _g_any, "_g_all": _g_all, "_g_decided": _g_decided, "_g_first_of": _g_first_of, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
     "_range_items": _range_items, "_items_calls": _items_calls, "_texts": _texts, "_g_text": _g_text,
     "_CELL_KEYS": CELL_KEYS, "_MAX_NUMBER": _MAX_NUMBER,
 }
@@ -1387,7 +1374,10 @@ class SourceCompiler:
             return f"_g_range(ctx, {self._gen(e.args[0], frame)}, {self._gen(e.args[1], frame)})"
         if e.name in B.STOPPING and len(e.args) == 1 and isinstance(e.args[0], A.Comprehension):
             # (its items as they come, up to the one that gives the value: `_stopping` in closures.py)
-            return f"_g_{e.name}_of(ctx, {self._Comprehension(e.args[0], frame, lazy=True)})"
+            items = self._Comprehension(e.args[0], frame, lazy=True)
+            if e.name in B.DECIDED:
+                return f"_g_decided(ctx, {items}, {B.DECIDED[e.name]})"
+            return f"_g_first_of(ctx, {items})"
         plain = _PLAIN_FUNCTIONS.get(e.name)
         if plain is not None and len(e.args) == 1:
             if e.name == "len" and self._text(e.args[0]):  # (a text: nothing to charge)
