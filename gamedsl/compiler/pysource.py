@@ -437,7 +437,8 @@ _RUNTIME = {
     "_MAX_WORK": MAX_WORK, "_MAX_DEPTH": MAX_CALL_DEPTH, "_MISSING": _MISSING, "_product": product,
     "_PLAIN": PLAIN_KEY_TYPES, "_WRITTEN": WRITTEN_KEY, "_written": written,
     "_g_len": _g_len, "_g_abs": _g_abs, "_g_min": _g_min, "_g_max": _g_max, "_g_sum": _g_sum,
-    "_g_any": _g_any, "_g_all": _g_all, "_g_decided": _g_decided, "_g_first_of": _g_first_of, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
+    "_g_any": _g_any, "_g_all": _g_all, "_g_first": _g_first, "_g_last": _g_last, "_g_range": _g_range,
+    "_g_decided": _g_decided, "_g_first_of": _g_first_of,
     "_range_items": _range_items, "_items_calls": _items_calls, "_texts": _texts, "_g_text": _g_text,
     "_CELL_KEYS": CELL_KEYS, "_MAX_NUMBER": _MAX_NUMBER,
 }

@@ -717,10 +717,13 @@ class Game:
                 scores = self.scores(state)
                 return [_negate(s, "a score") for s in scores] if negated else scores
             return self._each_seat(state, program.heuristic)
-        seats = memo.seats
-        if seats is None:
-            seats = memo.seats = self._memo_seats(state, memo, negated)
-        return seats(state)
+        made = memo.seats
+        n, options = state["n"], state["options"]
+        if made is None or made[0] != n or (made[1] is not options and made[1] != options):
+            # (made for the memo's first state: a state of other players or options, which a
+            # memo is not meant for, has its own catalogue)
+            made = memo.seats = (n, options, self._memo_seats(state, memo, negated))
+        return made[2](state)
 
     def _memo_seats(self, state: dict, memo: ScoreMemo, negated: bool):
         """The function giving every seat's heuristic of a state of `memo`'s search (states

@@ -213,8 +213,9 @@ class ScoreMemo:
         self.hits = self.misses = 0
         self.part_hits = 0  # (parts found in scores not found whole)
         self.held = False
-        # what the game scores the seats of this search's states with (gamedsl/runtime/game.py
-        # makes it on the first score: the states of a search share their players and options)
+        # (players, options, the function the game scores the seats of this search's states
+        # with): made by gamedsl/runtime/game.py on the first score, as the states of a
+        # search share their players and options
         self.seats = None
 
     def hold_judgement(self, held: bool) -> None:

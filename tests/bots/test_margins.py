@@ -92,3 +92,12 @@ def test_one_seat_alone_has_no_one_to_lead():
     for seat in (0, 1):
         assert score_margin(game, two, seat) == by_sides(game, two, seat)[0]
     assert sorted(score_margin(game, two, seat) for seat in (0, 1)) == [-2.0, 2.0]
+
+
+def test_a_memo_met_by_a_state_of_other_players_scores_every_seat_of_it():
+    game = load("solo.game", text=SOLO)
+    memo = game.heuristics_memo()
+    one, two = game.new_game(1, seed=1), game.new_game(2, seed=1)
+    two = game.apply(two, {"seat": two["flow"]["current"], "alt": "up", "args": []})
+    assert game.heuristics(one, memo) == [0]
+    assert game.heuristics(two, memo) == game.heuristics(two) and len(game.heuristics(two)) == 2

@@ -246,7 +246,8 @@ def test_any_all_and_first_stop_at_the_item_that_gives_their_value(text, value, 
 def test_a_range_of_two_written_numbers_is_worked_out_as_it_is_written(tmp_path, monkeypatch):
     """A comprehension over `range(a, b)` of two whole numbers written in the rule: the range
     and its charge written as numbers, its items used as positions as they are."""
-    text = "[[[5, 6, 7][i] for i in range(-1, 1)], [x for x in range(3, 2)], len([x for x in range(1, 99999)])]"
+    text = ("[[[5, 6, 7][i] for i in range(-1, 1)], [x for x in range(3, 2)], "
+            "len([x for x in range(1, 99999)])]")
     values, game = _evaluated_both(text, tmp_path, monkeypatch)
     assert values == [[[7, 5, 6], [], 99999]] * 2
     source = game.snippets.source
