@@ -414,7 +414,7 @@ class ExprCompiler:
             ctx.work += len(items)
             if ctx.work > MAX_WORK:
                 _runaway(c.span)
-            done, value = 0, not deciding
+            done, value = 0, None if deciding is None else not deciding
             try:
                 for item in items:
                     env[var] = item

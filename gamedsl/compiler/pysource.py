@@ -528,6 +528,16 @@ _FOLDS = {"len": (None, None, None),
 _WHOLE_FOLDS = ("sum", "min", "max")
 
 
+def _charge_list(block: "_Block", code: str, otherwise: Optional[str] = None) -> None:
+    """The length of `code` (a Python name) charged where it is a list, the step budget looked
+    at there; `otherwise`: the line for anything else (an `else:` or `elif`)."""
+    block.add(f"if type({code}) is list:")
+    block.add(f"    ctx.work += len({code})")
+    block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
+    if otherwise is not None:
+        block.add(otherwise)
+
+
 class _Block:
     """Statements the function runs, each time, before the code of the expression written
     while they were being added; nested (`inner`) for the body of a loop or a branch."""
@@ -935,9 +945,7 @@ class SourceCompiler:
         if frame.block is None:
             return f"_charged(ctx, {code})"
         code = self._atom(code, frame)
-        frame.block.add(f"if type({code}) is list:")
-        frame.block.add(f"    ctx.work += len({code})")
-        frame.block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
+        _charge_list(frame.block, code)
         return code
 
     def _atom(self, code: str, frame) -> str:
@@ -984,10 +992,7 @@ class SourceCompiler:
                 block.add("if ctx.work > _MAX_WORK: raise _GiveUp")
             else:  # (as _items, without a call for a list)
                 block.add(f"{items} = {source}")
-                block.add(f"if type({items}) is list:")
-                block.add(f"    ctx.work += len({items})")
-                block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
-                block.add(f"else: {items} = _items(ctx, {items})")
+                _charge_list(block, items, f"else: {items} = _items(ctx, {items})")
         body = _Block()
 
         def build(py):
@@ -1059,14 +1064,9 @@ class SourceCompiler:
             if _truth(e.left) and _truth(e.right):
                 return f"({left} {op} {right})"
             return f"(True if ({left}) {op} ({right}) else False)"
-        out = self._fresh("b")
-        block = frame.block
-        block.add(f"if {'' if op == 'and' else 'not '}({left}):")
-        block.inner(body)
-        block.add(f"    {out} = {right if _truth(e.right) else f'True if ({right}) else False'}")
-        block.add("else:")
-        block.add(f"    {out} = {'False' if op == 'and' else 'True'}")
-        return out
+        return self._chosen(frame, f"{'' if op == 'and' else 'not '}({left})",
+                            body, right if _truth(e.right) else f"True if ({right}) else False",
+                            _Block(), "False" if op == "and" else "True")
 
     def _if_then(self, e, frame) -> str:
         """`a if c else b` whose branches take statements: Python's `if`."""
@@ -1076,9 +1076,14 @@ class SourceCompiler:
         orelse = self._branch(frame, lambda: self._gen(e.orelse, frame), block=else_body)
         if not then_body.lines and not else_body.lines:
             return f"(({then}) if ({cond}) else ({orelse}))"
+        return self._chosen(frame, cond, then_body, then, else_body, orelse)
+
+    def _chosen(self, frame, test: str, then_body: _Block, then: str, else_body: _Block, orelse: str) -> str:
+        """A new name holding `then` (after `then_body`) where `test` holds, else `orelse`
+        (after `else_body`), written as Python's `if` into the frame's block."""
         out = self._fresh("b")
         block = frame.block
-        block.add(f"if {cond}:")
+        block.add(f"if {test}:")
         block.inner(then_body)
         block.add(f"    {out} = {then}")
         block.add("else:")
@@ -1389,10 +1394,7 @@ class SourceCompiler:
                 return f"_zone_len(ctx, {zone})"
             if e.name == "len" and frame.block is not None:  # (as _g_len, without the call)
                 arg = self._atom(arg, frame)
-                frame.block.add(f"if type({arg}) is list:")
-                frame.block.add(f"    ctx.work += len({arg})")
-                frame.block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
-                frame.block.add(f"elif type({arg}) is not str: raise _GiveUp")
+                _charge_list(frame.block, arg, f"elif type({arg}) is not str: raise _GiveUp")
                 return f"len({arg})"
             return f"{plain}(ctx, {arg})"  # (charging a list as _charged)
         impl, span = self._const(spec.impl), self._const(e.span)
@@ -1466,10 +1468,7 @@ class SourceCompiler:
             if frame.block is None:
                 return f"({left} {e.op} _container(ctx, {right}))"
             right = self._atom(right, frame)  # (as _container, without a call for a list)
-            frame.block.add(f"if type({right}) is list:")
-            frame.block.add(f"    ctx.work += len({right})")
-            frame.block.add("    if ctx.work > _MAX_WORK: raise _GiveUp")
-            frame.block.add(f"else: _container(ctx, {right})")
+            _charge_list(frame.block, right, f"else: _container(ctx, {right})")
             return f"({left} {e.op} {right})"
         if e.op in ("==", "!="):
             if isinstance(e.right, A.NoneLit) or isinstance(e.left, A.NoneLit):
