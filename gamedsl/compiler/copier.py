@@ -46,24 +46,53 @@ def _deep(v):
     return marshal.loads(marshal.dumps(v))
 
 
-def generate(zones) -> str:
-    """The source of `make(Z, H)`, returning `clone(state)` for a game whose zones (in the
-    Program's order) are `zones`: Z their names, H the copier's helpers."""
+# the most players a clone is written out for seat by seat (more copy each player's zone in a loop)
+UNROLLED = 8
+
+
+def _zone_copies(zones, n) -> str:
+    """The new `zones` dict's items for states of n players (None: any number, in a loop):
+    each zone a copy of its list or grid, a player's zone one per seat."""
     parts = []
-    lines = ["def make(Z, H):", "    frame, pending, deep, KEYS, TOLD, by_key = H"]
     for i, info in enumerate(zones):
-        lines.append(f"    Z{i} = Z[{i}]")
         one = "dict" if info.grid else "list"
-        parts.append(f"Z{i}: [{one}(x) for x in z[Z{i}]]" if info.per_player else f"Z{i}: {one}(z[Z{i}])")
+        if not info.per_player:
+            parts.append(f"Z{i}: {one}(z[Z{i}])")
+        elif n is None:
+            parts.append(f"Z{i}: [{one}(x) for x in z[Z{i}]]")
+        else:
+            # (a player's zone holds a container per seat, as every state the engine makes)
+            seats = ", ".join(f"{one}(q[{o}])" for o in range(1, n))
+            parts.append(f"Z{i}: [{one}((q := z[Z{i}])[0]){', ' if seats else ''}{seats}]")
+    return "{" + ", ".join(parts) + "}"
+
+
+def generate(zones, players: range = range(0)) -> str:
+    """The source of `make(Z, H)`, returning `clone(state)` for a game whose zones (in the
+    Program's order) are `zones`: Z their names, H the copier's helpers. A state of a number
+    of `players` (up to UNROLLED) has its players' zones copied seat by seat, without a loop."""
+    lines = ["def make(Z, H):", "    frame, pending, deep, KEYS, TOLD, by_key = H"]
+    lines += [f"    Z{i} = Z[{i}]" for i in range(len(zones))]
     lines += [
         "    def clone(s):",
         "        told = len(s) == 14",
         "        if s.keys() != (TOLD if told else KEYS):",
         "            return by_key(s)",
         "        z = s['zones']",
-        "        new = {'n': s['n'], 'options': s['options'], 'rng': s['rng'], 'vars': dict(s['vars']),",
+        "        n = s['n']",
+    ]
+    per_player = any(info.per_player for info in zones)
+    counts = [n for n in players if n <= UNROLLED] if per_player else []
+    for n in counts:
+        lines.append(f"        {'elif' if n > counts[0] else 'if'} n == {n}:")
+        lines.append(f"            zones = {_zone_copies(zones, n)}")
+    if counts:
+        lines.append("        else:")
+    lines.append(("    " if counts else "") + f"        zones = {_zone_copies(zones, None)}")
+    lines += [
+        "        new = {'n': n, 'options': s['options'], 'rng': s['rng'], 'vars': dict(s['vars']),",
         "                'pvars': {k: list(v) for k, v in s['pvars'].items()},",
-        "                'zones': {" + ", ".join(parts) + "},",
+        "                'zones': zones,",
         "                'cstate': {k: list(v) for k, v in s['cstate'].items()},",
         "                'where': list(s['where']), 'flow': dict(s['flow']),",
         "                'stack': [{'k': 'act', 'env': dict(f['env'])} if f['k'] == 'act' else",
@@ -84,7 +113,7 @@ def copier(program):
     zones = list(program.zones.values())
     names = list(program.zones)
     namespace: dict = {}
-    exec(compile(generate(zones), "<gamedsl copier>", "exec"), namespace)  # noqa: S102 - our own source
+    exec(compile(generate(zones, range(program.min_players, program.max_players + 1)), "<gamedsl copier>", "exec"), namespace)  # noqa: S102 - our own source
 
     def by_key(s: dict) -> dict:
         # a state of another shape (a `say ... to` kept, keys added or missing): key by key,
