@@ -185,13 +185,16 @@ class GreedyBot:
         # (the states after the moves are scored, never played on: their choices are not
         # looked at, nor their messages written)
         for k, world in enumerate(worlds):
+            drawn = world.get("rng")
             for i, move in enumerate(moves):
                 if alike[k] and settled[i] is not None:
                     totals[i] += settled[i]
                     continue
                 after = game.apply_legal(world, move, scored_only=True)
-                drew = after.get("rng") != world.get("rng") or _secret_left(after)
-                _finish_secret_choice(game, after, seat, self.rng)
+                secret = _secret_left(after)
+                drew = secret or after.get("rng") != drawn
+                if secret:
+                    _finish_secret_choice(game, after, seat, self.rng)
                 margin = score_margin(game, after, seat, memo)
                 totals[i] += margin
                 if k == 0 and not drew:

@@ -739,11 +739,11 @@ class Game:
         by_parts = self._parts
         if by_parts is None:
             by_parts = self._parts = self._heuristic_parts()
-        score = memo.score
+        scores = memo.scores
         seats = range(state["n"])
         if negated:
-            return lambda s: [_negate(score(s, seat, evaluate, by_parts), "a score") for seat in seats]
-        return lambda s: [score(s, seat, evaluate, by_parts) for seat in seats]
+            return lambda s: [_negate(v, "a score") for v in scores(s, seats, evaluate, by_parts)]
+        return lambda s: scores(s, seats, evaluate, by_parts)
 
     def _heuristic_parts(self):
         """The heuristic's def calls at its top (`Program.heuristic_parts`) as a ScoreMemo

@@ -224,28 +224,6 @@ class ScoreMemo:
         after them (the same worlds played again)."""
         self.held = held
 
-    def get(self, state: dict, seat: int):
-        """The kept score of `seat` in `state`, or None."""
-        kept = self.kept.get(seat)
-        if kept is None:
-            return None
-        # (`_find` written out: this is most of what a search pays for a score found)
-        for read, key, by_values in kept.values():
-            try:
-                found = by_values.get(key(state), _NONE)
-            except (KeyError, IndexError, TypeError):
-                # (a part the state lacks: nothing kept matches; or a value that is not
-                # hashable as the key writes it: frozen all the way down)
-                try:
-                    values = read(state)
-                except (KeyError, IndexError, TypeError):
-                    continue
-                found = by_values.get(_as_key(values), _NONE)
-            if found is not _NONE:
-                self.hits += 1
-                return found
-        return None
-
     def score(self, state: dict, seat: int, evaluate, parts=None) -> object:
         """`evaluate(state_to_read, seat)` for `seat`, from the memo when the parts it read
         before hold the same values in `state`; else evaluated through a recorder and kept.
@@ -259,13 +237,42 @@ class ScoreMemo:
         kept whole is made of its parts: those whose reads hold the same values are found, the
         others worked out; the score is then kept whole under all the parts' reads and the
         combination's."""
-        if self.misses >= GIVE_UP_AFTER and self.hits * 2 < self.misses:
-            # (a score that reads most of the state rarely meets the same values again: its
-            # recording costs more than the evaluations it saves, so it is evaluated as always)
-            return evaluate(state, seat)
-        found = self.get(state, seat)
-        if found is not None:
-            return found
+        return self.scores(state, (seat,), evaluate, parts)[0]
+
+    def scores(self, state: dict, seats, evaluate, parts=None) -> list:
+        """`score` of each of `seats` in `state`, in order."""
+        out = []
+        every = self.kept
+        for seat in seats:
+            if self.misses >= GIVE_UP_AFTER and self.hits * 2 < self.misses:
+                # (a score that reads most of the state rarely meets the same values again: its
+                # recording costs more than the evaluations it saves, so it is evaluated as always)
+                out.append(evaluate(state, seat))
+                continue
+            # (a kept score looked up: most of what a search pays for a score found)
+            found = _NONE
+            kept = every.get(seat)
+            if kept is not None:
+                for read, key, by_values in kept.values():
+                    try:
+                        found = by_values.get(key(state), _NONE)
+                    except (KeyError, IndexError, TypeError):
+                        # (a part the state lacks: nothing kept matches; or a value that is not
+                        # hashable as the key writes it: frozen all the way down)
+                        try:
+                            values = read(state)
+                        except (KeyError, IndexError, TypeError):
+                            continue
+                        found = by_values.get(_as_key(values), _NONE)
+                    if found is not _NONE:
+                        self.hits += 1
+                        break
+            out.append(found if found is not _NONE else self._unkept(state, seat, evaluate, parts))
+        return out
+
+    def _unkept(self, state: dict, seat: int, evaluate, parts) -> object:
+        """The score of `seat` in `state`, not kept yet: made of its parts, or evaluated
+        through a recorder, and kept (see `score`)."""
         if not self.held:
             self.misses += 1
         log = _Log(self.per_player)
@@ -345,7 +352,7 @@ def _find(kept: dict, state: dict):
 
 
 def _keep(kept: dict, reads: dict, value) -> None:
-    """`value` kept in `kept` (as `ScoreMemo.get` reads it) under `reads`, the parts read ->
+    """`value` kept in `kept` (as `ScoreMemo.scores` reads it) under `reads`, the parts read ->
     their values."""
     paths = tuple(reads)
     entry = kept.get(paths)
