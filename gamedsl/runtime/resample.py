@@ -34,11 +34,42 @@ earlier unless it was shown it.
 from __future__ import annotations
 
 import random
+from math import ceil, log
 from typing import Dict, List, Tuple
 
 from gamedsl.runtime.ctx import Ctx
 from gamedsl.runtime.program import zone_seen
 from gamedsl.runtime.readmemo import read_parts
+
+
+def _picks(rng: random.Random, n: int, k: int) -> List[int]:
+    """`rng.sample(range(n), k)`, draw for draw (Python's algorithm written out without its
+    checks: a sample redeals a hand many times)."""
+    getrandbits = rng.getrandbits
+    picked = [0] * k
+    pool_up_to = 21
+    if k > 5:
+        pool_up_to += 4 ** ceil(log(k * 3, 4))
+    if n <= pool_up_to:
+        pool = list(range(n))
+        for i in range(k):
+            left = n - i
+            bits = left.bit_length()
+            j = getrandbits(bits)
+            while j >= left:
+                j = getrandbits(bits)
+            picked[i] = pool[j]
+            pool[j] = pool[left - 1]
+        return picked
+    taken = set()
+    bits = n.bit_length()
+    for i in range(k):
+        j = getrandbits(bits)
+        while j >= n or j in taken:
+            j = getrandbits(bits)
+        taken.add(j)
+        picked[i] = j
+    return picked
 
 
 def unseen_by(machine, zone: str, owner: int, seat: int) -> bool:
@@ -132,7 +163,7 @@ class _Deal:
     def deal_all(self, rng: random.Random) -> None:
         """Every unseen component dealt at random: each kind's in one random order, into the
         slots one after another; what is left lies in no zone."""
-        dealt = {kind: iter(rng.sample(ids, len(ids))) for kind, ids in self.pools.items()}
+        dealt = {kind: iter([ids[j] for j in _picks(rng, len(ids), len(ids))]) for kind, ids in self.pools.items()}
         for i, kinds in enumerate(self.kinds):
             self.put(i, [next(dealt[kind]) for kind in kinds])
         self._set_spare({kind: list(rest) for kind, rest in dealt.items()})
@@ -204,6 +235,13 @@ class _Deal:
         self.open_keys = [cells if cells is not None else [k for k in range(len(z)) if k not in shown]
                           for cells, shown, (_, _, z) in zip(self.cells, self.shown, self.places)]
         self.spots: Dict[tuple, tuple] = {}
+        # per place, where a component swapped into its open slot k goes: (the container, the
+        # zone's name, its owner, the key of each open slot (None: a sorted zone, sorted again
+        # instead), whether it is a grid)
+        zones = program.zones
+        self.slots = [(z, name, owner, None if zones[name].sorted_by is not None and not isinstance(z, dict) else keys,
+                       isinstance(z, dict))
+                      for (name, owner, z), keys in zip(self.places, self.open_keys)]
         self.resort = set()
         self.per_player = frozenset(name for name, info in program.zones.items() if info.per_player)
         self.place_of = {(name, owner): i for i, (name, owner, _) in enumerate(self.places)}
@@ -259,10 +297,11 @@ class _Deal:
         zone changes places with one the targets gave up, at random: those places stay in a
         random order, and keep their counts of each kind."""
         targets, spots = self._spots(target, read)
-        held, spare = self.held, self.spare
+        held, spare, slots, resort = self.held, self.spare, self.slots, self.resort
+        where = self.sample["where"]
         dealt: Dict[str, iter] = {}
         for kind, (mine, at) in spots.items():
-            picked = rng.sample(range(len(at)), mine)
+            picked = _picks(rng, len(at), mine)
             # (a target's own slots come first: a pick past them takes a component from
             # elsewhere, whose spot gets one the targets gave up)
             kept = set(picked)
@@ -270,15 +309,32 @@ class _Deal:
             comps = []
             for j in picked:
                 i, k = at[j]
-                comps.append(spare[kind][k] if i is None else held[i][k])
-                if j >= mine:
-                    self._swap_in(kind, i, k, next(given_up))
+                if j < mine:
+                    comps.append(held[i][k])
+                    continue
+                c = next(given_up)
+                if i is None:  # (from no zone: the given-up component lies in none)
+                    rest = spare[kind]
+                    comps.append(rest[k])
+                    rest[k] = c
+                    where[c] = None
+                    continue
+                mine_ = held[i]
+                comps.append(mine_[k])
+                mine_[k] = c
+                z, name, owner, keys, grid = slots[i]
+                if keys is None:  # (a sorted zone: sorted again once the targets are dealt)
+                    resort.add(i)
+                    continue
+                key = keys[k]
+                z[key] = c
+                where[c] = [name, owner, key if grid else None]
             dealt[kind] = iter(comps)
         for i in targets:
             self.put(i, [next(dealt[kind]) for kind in self.kinds[i]])
-        for i in self.resort:
+        for i in resort:
             self.put(i, held[i])
-        self.resort.clear()
+        resort.clear()
 
     def _spots(self, target: frozenset, read: frozenset):
         """The places `target` in order, and per kind they need: how many, and every spot to
@@ -303,25 +359,6 @@ class _Deal:
                 at[kind].extend((None, k) for k in range(len(rest)))
         found = self.spots[target, read] = (targets, {kind: (mine[kind], spots) for kind, spots in at.items()})
         return found
-
-    def _swap_in(self, kind: str, i, k: int, c: int) -> None:
-        """Component c into place i's open slot k (i None: into no zone, at k)."""
-        where = self.sample["where"]
-        if i is None:
-            self.spare[kind][k] = c
-            where[c] = None
-            return
-        self.held[i][k] = c
-        name, owner, z = self.places[i]
-        key = self.open_keys[i][k]
-        if isinstance(z, dict):
-            z[key] = c
-            where[c] = [name, owner, key]
-        elif self.machine.p.zones[name].sorted_by is None:
-            z[key] = c
-            where[c] = [name, owner, None]
-        else:
-            self.resort.add(i)
 
 
 def _redraw_secrets(machine, sample: dict, seat: int, rng: random.Random) -> None:
