@@ -34,42 +34,13 @@ earlier unless it was shown it.
 from __future__ import annotations
 
 import random
-from math import ceil, log
 from typing import Dict, List, Tuple
 
 from gamedsl.runtime.ctx import Ctx
 from gamedsl.runtime.program import zone_seen
 from gamedsl.runtime.readmemo import read_parts
+from gamedsl.runtime.rng import picks
 
-
-def _picks(rng: random.Random, n: int, k: int) -> List[int]:
-    """`rng.sample(range(n), k)`, draw for draw (Python's algorithm written out without its
-    checks: a sample redeals a hand many times)."""
-    getrandbits = rng.getrandbits
-    picked = [0] * k
-    pool_up_to = 21
-    if k > 5:
-        pool_up_to += 4 ** ceil(log(k * 3, 4))
-    if n <= pool_up_to:
-        pool = list(range(n))
-        for i in range(k):
-            left = n - i
-            bits = left.bit_length()
-            j = getrandbits(bits)
-            while j >= left:
-                j = getrandbits(bits)
-            picked[i] = pool[j]
-            pool[j] = pool[left - 1]
-        return picked
-    taken = set()
-    bits = n.bit_length()
-    for i in range(k):
-        j = getrandbits(bits)
-        while j >= n or j in taken:
-            j = getrandbits(bits)
-        taken.add(j)
-        picked[i] = j
-    return picked
 
 
 def unseen_by(machine, zone: str, owner: int, seat: int) -> bool:
@@ -163,7 +134,7 @@ class _Deal:
     def deal_all(self, rng: random.Random) -> None:
         """Every unseen component dealt at random: each kind's in one random order, into the
         slots one after another; what is left lies in no zone."""
-        dealt = {kind: iter([ids[j] for j in _picks(rng, len(ids), len(ids))]) for kind, ids in self.pools.items()}
+        dealt = {kind: iter([ids[j] for j in picks(rng, len(ids), len(ids))]) for kind, ids in self.pools.items()}
         for i, kinds in enumerate(self.kinds):
             self.put(i, [next(dealt[kind]) for kind in kinds])
         self._set_spare({kind: list(rest) for kind, rest in dealt.items()})
@@ -301,7 +272,7 @@ class _Deal:
         where = self.sample["where"]
         dealt: Dict[str, iter] = {}
         for kind, (mine, at) in spots.items():
-            picked = _picks(rng, len(at), mine)
+            picked = picks(rng, len(at), mine)
             # (a target's own slots come first: a pick past them takes a component from
             # elsewhere, whose spot gets one the targets gave up)
             kept = set(picked)

@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from gamedsl.runtime import rng
 
 
@@ -38,3 +40,15 @@ def test_a_seed_deals_as_it_always_has():
     rng.shuffle(holder, items)
     assert items == [9, 0, 7, 1, 5, 2, 8, 3, 4, 6]
     assert rng.below(holder, 1000) == 877
+
+
+@pytest.mark.parametrize("n", [0, 1, 5, 7, 21, 23, 30, 68, 85, 86, 200, 1000])
+def test_picks_are_the_draws_random_sample_makes(n):
+    # (both of sample's ways: a pool for few items, a set of those taken for many)
+    for k in sorted({0, min(n, 1), min(n, 5), min(n, 6), min(n, 7), n // 2, n}):
+        for seed in range(20):
+            ours, python = random.Random(seed), random.Random(seed)
+            assert rng.picks(ours, n, k) == python.sample(range(n), k)
+            assert ours.getstate() == python.getstate()
+    with pytest.raises(ValueError):
+        rng.picks(random.Random(1), n, n + 1)
