@@ -5,8 +5,9 @@ A bot is made by `make_bot(spec, game, seat, seed)` from a seat spec such as `ra
 and answers `choose(state) -> move` with one of `game.legal_moves(state, seat)`.
 
 Fair by construction: a bot never reads the state it is given except through
-`legal_moves(state, seat)` and `resample(state, seat, rng)` (gamedsl/runtime/resample.py),
-which redraws everything the seat cannot see; searching bots then play on those samples.
+`legal_moves(state, seat)` and `resampler(state, seat)`'s samples (`resample`:
+gamedsl/runtime/resample.py), which redraw everything the seat cannot see; searching bots then
+play on those samples.
 Deterministic: every bot draws only from its own generator, seeded by the game's seed and
 its seat (and an optional `seed=` parameter) — with the host's key, by a keyed hash of them
 (`seat_seed`), so no seat can foretell another's draws; an `ms=` time budget is the one exception.
@@ -172,7 +173,8 @@ class GreedyBot:
         moves = game.legal_moves(state, seat)
         if len(moves) == 1:
             return moves[0]
-        worlds = [game.resample(state, seat, self.rng) for _ in range(self.samples)]
+        sampler = game.resampler(state, seat)
+        worlds = [sampler.draw(self.rng) for _ in range(self.samples)]
         totals = [0.0] * len(moves)
         # (most moves change a few seats' holdings: the others' heuristics, and the mover's
         # in the worlds that differ only where it does not look, are worked out once)
@@ -318,6 +320,7 @@ class MctsBot:
         self._untried, self._own_picks = None, 0
         self._own_by_key: dict = {}
         self._memo = None
+        self._sampler = None
 
     def choose(self, state: dict) -> dict:
         game, seat = self.game, self.seat
@@ -326,6 +329,7 @@ class MctsBot:
             return moves[0]
         root = new_node()
         self._pool, self._replaying = [], False
+        self._sampler = game.resampler(state, seat)  # (this decision's worlds)
         self._memo = game.heuristics_memo()  # (for this decision's states)
         # (the scores in a new world are never found, but the worlds are played again)
         self._memo.hold_judgement(self.worlds > 0)
@@ -354,7 +358,7 @@ class MctsBot:
 
     def _shortlist(self, state: dict, moves: List[dict]) -> set:
         """The keys of the `top` moves with the best one-ply margin in one sampled world."""
-        world = self.game.resample(state, self.seat, self.rng, self.tries)
+        world = self._sampler.draw(self.rng, self.tries)
         return self._best_keys(world, self.seat, moves, self.top)
 
     def _best_keys(self, world: dict, seat: int, moves: List[dict], k: int) -> set:
@@ -393,7 +397,7 @@ class MctsBot:
             world = self.game.clone(world)
             world["rng"] = self.rng.getrandbits(64)  # the hidden cards repeat; the future draws need not
             return world, root_moves
-        world, root_moves = self.game.resample(state, self.seat, self.rng, self.tries), {}
+        world, root_moves = self._sampler.draw(self.rng, self.tries), {}
         if self.worlds:
             pool.append((self.game.clone(world), root_moves))
         return world, root_moves

@@ -25,7 +25,7 @@ from gamedsl.runtime.compiled import CompiledMachine
 from gamedsl.runtime.machine import TIMEOUT, Machine
 from gamedsl.runtime.readmemo import ScoreMemo, new_memo
 from gamedsl.runtime.program import zone_seen
-from gamedsl.runtime.resample import determinize
+from gamedsl.runtime.resample import Sampler, determinize
 
 TIMEOUT_TEXT = "time ran out"  # how the timeout move is written (logs, the terminal, scenarios)
 
@@ -335,6 +335,12 @@ class Game:
         """A full state `seat` cannot tell from `state`: everything it cannot see redrawn with
         `rng` from the declared visibility (gamedsl/runtime/resample.py; docs/bots.md)."""
         return determinize(self._machine, state, seat, rng, tries, self.public_facts)
+
+    def resampler(self, state: dict, seat: int) -> Sampler:
+        """`resample` of one state for one seat, sample after sample: `draw(rng, tries=50)`
+        gives what `resample(state, seat, rng, tries)` would, with what the samples share
+        worked out once. For a state that does not change while it is used (a bot's decision)."""
+        return Sampler(self._machine, state, seat, self.public_facts)
 
     def observe(self, observer) -> None:
         """From now on, tell `observer` (a gamedsl.runtime.observer.Observer, or None to stop)

@@ -63,20 +63,41 @@ def _hidden_places(machine, state: dict, seat: int) -> List[Tuple[str, int, obje
 def determinize(machine, state: dict, seat: int, rng: random.Random, tries: int = 50,
                 public_facts=None) -> dict:
     """A full state the seat cannot tell from `state`, drawn with `rng` (see the module doc)."""
-    sample = machine.clone(state)
-    sample["said"] = []
-    sample.pop("told", None)
-    # What the seat was shown stays where it saw it; what others were shown, it does not know.
-    mine = sample.pop("known", {}).get(str(seat), [])
-    if mine:
-        sample["known"] = {str(seat): mine}
-    deal = _Deal(machine, sample, seat, set(mine))
-    deal.deal_all(rng)
-    if machine.p.publics and public_facts:
-        deal.match_facts(public_facts(state), tries, rng)
-    _redraw_secrets(machine, sample, seat, rng)
-    sample["rng"] = rng.getrandbits(64)
-    return sample
+    return Sampler(machine, state, seat, public_facts).draw(rng, tries)
+
+
+class Sampler:
+    """`determinize` of one state for one seat, sample after sample: what every sample of it
+    shares (the places the seat cannot look into and what may fill them, the public facts'
+    values) worked out with the first. For a state that does not change while it is used
+    (a bot's decision)."""
+
+    def __init__(self, machine, state: dict, seat: int, public_facts=None):
+        self.machine, self.state, self.seat = machine, state, seat
+        self.public_facts = public_facts
+        self.wanted = None  # the public facts' values in `state`, seat by seat
+        self.layout = None  # (see _Deal)
+
+    def draw(self, rng: random.Random, tries: int = 50) -> dict:
+        """A full state the seat cannot tell from the state, drawn with `rng`."""
+        machine, state, seat = self.machine, self.state, self.seat
+        sample = machine.clone(state)
+        sample["said"] = []
+        sample.pop("told", None)
+        # What the seat was shown stays where it saw it; what others were shown, it does not know.
+        mine = sample.pop("known", {}).get(str(seat), [])
+        if mine:
+            sample["known"] = {str(seat): mine}
+        deal = _Deal(machine, sample, seat, set(mine), self.layout)
+        self.layout = deal.layout
+        deal.deal_all(rng)
+        if machine.p.publics and self.public_facts:
+            if self.wanted is None:
+                self.wanted = self.public_facts(state)
+            deal.match_facts(self.wanted, tries, rng)
+        _redraw_secrets(machine, sample, seat, rng)
+        sample["rng"] = rng.getrandbits(64)
+        return sample
 
 
 class _SortKeys(dict):
@@ -92,22 +113,22 @@ class _SortKeys(dict):
         return key
 
 
-class _Deal:
-    """The places of a sample the seat cannot look into, and the unseen components dealt into
-    them: each place's open slots in a fixed order (a component the seat was shown keeps its
-    own), each with the kind of component that may fill it."""
+class _Layout:
+    """What every sample of one state for one seat shares (see _Deal): the places the seat
+    cannot look into, by name and owner, their open slots and the kinds that fill them, the
+    unseen components by kind; and, once public facts are redrawn, the places' indexes and
+    the spots a redeal draws from."""
 
-    def __init__(self, machine, sample: dict, seat: int, fixed: set):
-        self.machine, self.sample = machine, sample
-        self.cat = cat = machine.catalogue(sample)
-        self.places = _hidden_places(machine, sample, seat)
+    def __init__(self, machine, sample: dict, seat: int, fixed: set, cat):
+        self.program = machine.p
+        places = _hidden_places(machine, sample, seat)
+        self.places = [(name, owner) for name, owner, _ in places]
         self.cells: List[list] = []       # per grid: the cells of its open slots, in order
         self.shown: List[dict] = []       # per list zone: index -> a component the seat was shown
         self.kinds: List[List[str]] = []  # per place: the kinds of its open slots, in order
-        self.held: List[List[int]] = []   # per place: the components now in its open slots
         unseen: Dict[str, List[int]] = {}
         kind_of = cat.kind
-        for _, _, z in self.places:
+        for _, _, z in places:
             shown = {}
             if isinstance(z, dict):
                 cells = [k for k in sorted(z) if z[k] not in fixed]
@@ -123,13 +144,51 @@ class _Deal:
             self.cells.append(cells)
             self.shown.append(shown)
             self.kinds.append(kinds)
-            self.held.append([])
         for c, w in enumerate(sample["where"]):
             if w is None:
                 unseen.setdefault(kind_of[c], []).append(c)
         self.pools = {kind: sorted(ids) for kind, ids in unseen.items()}
-        self.spare: Dict[str, List[int]] = {}  # kind -> the unseen components in no zone
         self.sort_keys: Dict[str, _SortKeys] = {}  # a sorted zone's name -> its components' places
+        self.spots = None  # (target, read) -> what `_Deal._spots` gives, once indexed
+
+    def index(self, places) -> None:
+        """What a redeal of public facts looks up, from a sample's `places`."""
+        program = self.program
+        self.every = frozenset(range(len(places)))
+        self.open_keys = [cells if cells is not None else [k for k in range(len(z)) if k not in shown]
+                          for cells, shown, (_, _, z) in zip(self.cells, self.shown, places)]
+        zones = program.zones
+        # per place: the keys of its open slots (None: a sorted zone), whether it is a grid
+        self.slot_keys = [(None if zones[name].sorted_by is not None and not isinstance(z, dict) else keys,
+                           isinstance(z, dict))
+                          for (name, _, z), keys in zip(places, self.open_keys)]
+        self.per_player = frozenset(name for name, info in zones.items() if info.per_player)
+        self.place_of = {(name, owner): i for i, (name, owner, _) in enumerate(places)}
+        self.of_zone: Dict[str, frozenset] = {}
+        for i, (name, _, _) in enumerate(places):
+            self.of_zone[name] = self.of_zone.get(name, frozenset()) | {i}
+        self.unseen = frozenset(c for ids in self.pools.values() for c in ids)
+        self.spots: Dict[tuple, tuple] = {}
+
+
+class _Deal:
+    """The places of a sample the seat cannot look into, and the unseen components dealt into
+    them: each place's open slots in a fixed order (a component the seat was shown keeps its
+    own), each with the kind of component that may fill it."""
+
+    def __init__(self, machine, sample: dict, seat: int, fixed: set, layout: "_Layout" = None):
+        self.machine, self.sample = machine, sample
+        self.cat = machine.catalogue(sample)
+        if layout is None:
+            layout = _Layout(machine, sample, seat, fixed, self.cat)
+        self.layout = layout
+        zones = sample["zones"]
+        self.places = [(name, owner, zones[name] if owner < 0 else zones[name][owner])
+                       for name, owner in layout.places]
+        self.cells, self.shown, self.kinds, self.pools = layout.cells, layout.shown, layout.kinds, layout.pools
+        self.held: List[List[int]] = [[] for _ in self.places]  # per place: the components now in its open slots
+        self.spare: Dict[str, List[int]] = {}  # kind -> the unseen components in no zone
+        self.sort_keys = layout.sort_keys
 
     def deal_all(self, rng: random.Random) -> None:
         """Every unseen component dealt at random: each kind's in one random order, into the
@@ -201,25 +260,18 @@ class _Deal:
                     ok[o], reads[o] = self.facts(o, wanted[o])
 
     def _index(self) -> None:
-        program = self.machine.p
-        self.every = frozenset(range(len(self.places)))
-        self.open_keys = [cells if cells is not None else [k for k in range(len(z)) if k not in shown]
-                          for cells, shown, (_, _, z) in zip(self.cells, self.shown, self.places)]
-        self.spots: Dict[tuple, tuple] = {}
+        layout = self.layout
+        if layout.spots is None:
+            layout.index(self.places)
+        self.every, self.open_keys, self.spots = layout.every, layout.open_keys, layout.spots
+        self.per_player, self.place_of, self.of_zone, self.unseen = (
+            layout.per_player, layout.place_of, layout.of_zone, layout.unseen)
         # per place, where a component swapped into its open slot k goes: (the container, the
         # zone's name, its owner, the key of each open slot (None: a sorted zone, sorted again
         # instead), whether it is a grid)
-        zones = program.zones
-        self.slots = [(z, name, owner, None if zones[name].sorted_by is not None and not isinstance(z, dict) else keys,
-                       isinstance(z, dict))
-                      for (name, owner, z), keys in zip(self.places, self.open_keys)]
+        self.slots = [(z, name, owner, keys, grid)
+                      for (name, owner, z), (keys, grid) in zip(self.places, layout.slot_keys)]
         self.resort = set()
-        self.per_player = frozenset(name for name, info in program.zones.items() if info.per_player)
-        self.place_of = {(name, owner): i for i, (name, owner, _) in enumerate(self.places)}
-        self.of_zone: Dict[str, frozenset] = {}
-        for i, (name, _, _) in enumerate(self.places):
-            self.of_zone[name] = self.of_zone.get(name, frozenset()) | {i}
-        self.unseen = frozenset(c for ids in self.pools.values() for c in ids)
 
     def facts(self, o: int, wanted: list, record: bool = True):
         """Whether seat o's public facts in the sample, as every view writes them, are

@@ -330,13 +330,19 @@ def test_mcts_worlds_caps_the_determinizations_drawn_per_decision(monkeypatch):
     game = load(str(ROOT / "examples" / "high_card.game"))
     state = game.new_game(2, 4)
     drawn = []
-    resample = game.resample
+    resampler = game.resampler
 
     def counting(*args, **kwargs):
-        drawn.append(1)
-        return resample(*args, **kwargs)
+        sampler = resampler(*args, **kwargs)
+        draw = sampler.draw
 
-    monkeypatch.setattr(game, "resample", counting)
+        def counted(*args, **kwargs):
+            drawn.append(1)
+            return draw(*args, **kwargs)
+        sampler.draw = counted
+        return sampler
+
+    monkeypatch.setattr(game, "resampler", counting)
     # (by default a world per eight iterations, 8 at least)
     for spec, most in (("mcts:iters=40:worlds=3", 3), ("mcts:iters=40:worlds=0", 40), ("mcts:iters=40", 8),
                        ("mcts:iters=100", 12), ("mcts:iters=300", 37), ("mcts:iters=6", 6)):

@@ -198,3 +198,24 @@ def test_greedy_scores_every_world_that_hides_something():
     game = load(str(ROOT / "games" / "trade_tycoon.game"))
     counts = _applied(game, "greedy:samples=3")
     assert counts and all(n % 3 == 0 for n in counts.values())
+
+
+@pytest.mark.parametrize("path", [ROOT / "games" / "trade_tycoon.game", ROOT / "games" / "legendary_inventors.game",
+                                  CLIMB, ROOT / "examples" / "blind_hands.game"], ids=lambda p: p.name)
+def test_a_resampler_draws_the_samples_resample_draws(path):
+    """Sample after sample of one state (the places it cannot see into and the public facts
+    worked out with the first): the same worlds, and the same draws, as `resample` each time."""
+    game = load(str(path))
+    rng = random.Random(2)
+    state = game.new_game(game.min_players, seed=6)
+    for step in range(40):
+        if game.is_over(state):
+            break
+        if step % 4 == 0:
+            for seat in range(game.min_players):
+                sampler = game.resampler(state, seat)
+                ours, alone = random.Random(step + seat), random.Random(step + seat)
+                for _ in range(3):
+                    assert sampler.draw(ours) == game.resample(state, seat, alone)
+                    assert ours.getstate() == alone.getstate()
+        state = game.apply_legal(state, game.random_move(state, game.waiting_for(state)[0], rng))
