@@ -134,7 +134,7 @@ class Table:
             elif len(domains) == 1:
                 out += [(name, v) for v in _handed(domains[0])]
             else:
-                out += [(name, *args) for args in product(*[_handed(d) for d in domains])]
+                out += product((name,), *[_handed(d) for d in domains])  # (each key made by product itself)
         return out
 
 
