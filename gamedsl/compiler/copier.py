@@ -113,7 +113,8 @@ def copier(program):
     zones = list(program.zones.values())
     names = list(program.zones)
     namespace: dict = {}
-    exec(compile(generate(zones, range(program.min_players, program.max_players + 1)), "<gamedsl copier>", "exec"), namespace)  # noqa: S102 - our own source
+    source = generate(zones, range(program.min_players, program.max_players + 1))
+    exec(compile(source, "<gamedsl copier>", "exec"), namespace)  # noqa: S102 - our own source
 
     def by_key(s: dict) -> dict:
         # a state of another shape (a `say ... to` kept, keys added or missing): key by key,

@@ -34,13 +34,12 @@ earlier unless it was shown it.
 from __future__ import annotations
 
 import random
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from gamedsl.runtime.ctx import Ctx
 from gamedsl.runtime.program import zone_seen
 from gamedsl.runtime.readmemo import read_parts
 from gamedsl.runtime.rng import picks
-
 
 
 def unseen_by(machine, zone: str, owner: int, seat: int) -> bool:
@@ -176,7 +175,7 @@ class _Deal:
     them: each place's open slots in a fixed order (a component the seat was shown keeps its
     own), each with the kind of component that may fill it."""
 
-    def __init__(self, machine, sample: dict, seat: int, fixed: set, layout: "_Layout" = None):
+    def __init__(self, machine, sample: dict, seat: int, fixed: set, layout: Optional["_Layout"] = None):
         self.machine, self.sample = machine, sample
         self.cat = machine.catalogue(sample)
         if layout is None:
@@ -342,9 +341,9 @@ class _Deal:
                     rest[k] = c
                     where[c] = None
                     continue
-                mine_ = held[i]
-                comps.append(mine_[k])
-                mine_[k] = c
+                held_there = held[i]
+                comps.append(held_there[k])
+                held_there[k] = c
                 z, name, owner, keys, grid = slots[i]
                 if keys is None:  # (a sorted zone: sorted again once the targets are dealt)
                     resort.add(i)
