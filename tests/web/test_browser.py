@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 
 import pytest
 
@@ -72,11 +73,17 @@ def play_until_over(seats, limit=60):
                 break
         else:
             # nobody's move here: a bot thinks, or the table changes; wait for any page to move on
+            # (the next move may be another page's, whose news this page never gets: a
+            # secret choice's seat, a hand only its owner sees)
             versions = [s.version() for s in seats]
-            seats[0].page.wait_for_function(
-                "([v]) => Number(document.querySelector('#status').dataset.version) > v"
-                " || document.querySelector('#status').dataset.yourTurn === 'yes'"
-                " || document.querySelector('#status').dataset.over === 'yes'", arg=[versions[0]])
+            moved_on = ("([v]) => Number(document.querySelector('#status').dataset.version) > v"
+                        " || document.querySelector('#status').dataset.yourTurn === 'yes'"
+                        " || document.querySelector('#status').dataset.over === 'yes'")
+            deadline = time.monotonic() + 15
+            while not any(s.page.evaluate(moved_on, [v]) for s, v in zip(seats, versions)):
+                if time.monotonic() > deadline:
+                    raise AssertionError("no page moved on within 15 s")
+                seats[0].page.wait_for_timeout(50)
     raise AssertionError("the game did not end")
 
 
