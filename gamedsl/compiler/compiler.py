@@ -338,7 +338,7 @@ class Compiler(Statements):
             reveal=frozenset(n for e in shown.reveal for n, _ in each(e)),
             states={n: tuple((st.name, st.label or st.name) for st in e.states)
                     for e in shown.table + shown.mat if e.states is not None for n, _ in each(e)})
-        parts, closed = self._parts(heuristic or score)
+        parts, closed, summed = self._parts(heuristic or score)
         program = Program(
             title=title.title if title else "untitled",
             display=display,
@@ -355,6 +355,7 @@ class Compiler(Statements):
             heuristic=(heuristic.var, self.ex.expr(heuristic.expr, {heuristic.var})) if heuristic else None,
             heuristic_parts=parts,
             heuristic_closed=closed,
+            heuristic_summed=summed,
             cooperative=one(A.CooperativeDecl) is not None,
             team=(team.var, self.ex.expr(team.expr, {team.var})) if team else None,
             tiebreak=(tiebreak.var, [(self.ex.expr(k.expr, {tiebreak.var}), k.direction == "most")
@@ -373,9 +374,10 @@ class Compiler(Statements):
         call compiled alone); and whether the rest of that arithmetic is numbers alone (then
         it reads nothing of the state but through those calls). No calls unless the
         expression is such arithmetic: a search keeps each part's value under its own reads
-        (gamedsl/runtime/readmemo.py)."""
+        (gamedsl/runtime/readmemo.py). Third, whether it is the sum of those calls alone, in
+        order."""
         if decl is None or decl.var is None or not isinstance(decl.expr, (A.BinOp, A.Negate)):
-            return (), False
+            return (), False, False
         parts: Dict[str, tuple] = {}
         closed = True
         todo = [decl.expr]
@@ -392,7 +394,16 @@ class Compiler(Statements):
                     parts[e.name] = (e.name, len(e.args), self.ex.expr(e, {decl.var}))
             elif not isinstance(e, A.Number):
                 closed = False
-        return tuple(parts.values()), closed and bool(parts)
+        # (a sum of the calls alone, each once, in order: `a(p) + b(p) + c(p)`)
+        leaves = []
+        e = decl.expr
+        while isinstance(e, A.BinOp) and e.op == "+":
+            leaves.append(e.right)
+            e = e.left
+        leaves.append(e)
+        summed = ([leaf.name if isinstance(leaf, A.Call) else None for leaf in reversed(leaves)]
+                  == [name for name, _, _ in parts.values()])
+        return tuple(parts.values()), closed and bool(parts), summed and bool(parts)
 
     def snippets(self, program: Program) -> "Snippets":
         """A compiler of scenario snippets against `program`, keeping what they need from

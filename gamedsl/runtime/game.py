@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Dict, List, Optional
 
-from gamedsl.runtime.values import plain
+from gamedsl.runtime.values import MAX_NUMBER, plain
 from gamedsl.errors import MoveError, OptionError, RuleError, UsageError
 from gamedsl.runtime.rng import check_key, deal_seed
 from gamedsl.text import visible_line
@@ -768,7 +768,22 @@ class Game:
             ctx.memo = {}
             return parts[i][2](ctx), ctx.work
 
+        summed = program.heuristic_summed
+
         def combine(state, read, seat, results):
+            if summed:
+                # (the sum of whole numbers, each partial sum within bounds, as the generated
+                # `+` adds them; anything else is the heuristic's own to add up, below)
+                total = 0
+                for value, _ in results:
+                    if type(value) is not int:
+                        break
+                    total += value
+                    if not -MAX_NUMBER <= total <= MAX_NUMBER:
+                        break
+                else:
+                    if sum(work for _, work in results) <= MAX_WORK - _SUM_SLACK:
+                        return total
             # The heuristic with each def call at its top answered by the memo of def values,
             # as a def asked again is. Refused where the work the heuristic evaluated whole
             # charges could reach MAX_WORK: its calls of the parts charge no more than each
@@ -973,6 +988,10 @@ def _typed_value(kind: str, raw: str, enums: dict):
 def _loose(literal: str) -> str:
     """A template's fixed words as a pattern: any run of spaces matches any other."""
     return r"\s*" + r"\s*".join(re.escape(part) for part in literal.split()) + r"\s*"
+
+
+# (what the heuristic's own `+`s could charge besides its parts, kept clear of MAX_WORK)
+_SUM_SLACK = 1000
 
 
 def _negate(v, what: str = "a 'fewest' tiebreak"):

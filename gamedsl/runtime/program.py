@@ -445,6 +445,7 @@ class Program:
     # the compiler finds them: (name, argument count, the call alone)
     heuristic_parts: tuple = ()
     heuristic_closed: bool = False  # the heuristic is arithmetic of those calls and numbers alone
+    heuristic_summed: bool = False  # ... and is their sum, each once, in order
     cooperative: bool = False                           # `cooperative`: one shared result
     team: Optional[Tuple[str, Callable]] = None         # `team of p:`, else None
     display: Display = attrs.Factory(Display)           # `display:` (presentation only)

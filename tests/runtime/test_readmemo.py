@@ -167,3 +167,53 @@ def test_parts_of_a_score_stop_where_the_score_whole_stops(second):
     else:
         with pytest.raises(RuleError, match="E501"):
             game.heuristics(state, game.heuristics_memo())
+
+
+SUMMED = '''
+game "Summed"
+players 2
+player var a: number = 0
+
+def one(p: player) = FIRST
+def two(p: player) = p.a + SECOND
+
+turn:
+  choose by current:
+    up "up":
+      current.a += 1
+  if current.a >= 3:
+    end game
+
+score of p: SCORE
+'''
+
+
+@pytest.mark.parametrize("first, second, score, summed", [
+    ("p.a * 10", "1", "one(p) + two(p)", True),
+    ("p.a / 4", "0.5", "one(p) + two(p)", True),                     # fractions: added as the rules add
+    ("999999999999999", "1", "one(p) + two(p)", True),               # the sum past the bound: E504 alike
+    ("999999999999999", "-5", "one(p) + two(p)", True),
+    ("-999999999999999", "-1", "one(p) + two(p) + one(p)", False),  # a part twice
+    ("p.a", "2", "two(p) + one(p)", True),
+    ("p.a", "2", "one(p) - two(p)", False),
+    ("p.a", "2", "one(p) + two(p) + 1", False),
+])
+def test_a_score_that_sums_its_parts_is_what_the_rules_add(first, second, score, summed):
+    text = SUMMED.replace("FIRST", first).replace("SECOND", second).replace("SCORE", score)
+    game = load("summed.game", text=text)
+    assert game.program.heuristic_summed is summed
+    memo = game.heuristics_memo()
+    state = game.new_game(2, seed=1)
+    for _ in range(4):
+        try:
+            fresh = game.heuristics(state)
+        except RuleError as err:
+            with pytest.raises(RuleError) as again:
+                game.heuristics(state, memo)
+            assert str(again.value) == str(err)
+        else:
+            got = game.heuristics(state, memo)
+            assert got == fresh and [type(v) for v in got] == [type(v) for v in fresh]
+        if game.is_over(state):
+            break
+        state = game.apply(state, {"seat": state["flow"]["current"], "alt": "up", "args": []})
