@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from gamedsl.errors import MoveError
+from gamedsl.errors import MoveError, RuleError
 
 MAX_STEPS = 2000
 SAMPLE_APPLY = 60   # legal moves tried at each step (all of them when there are no more)
@@ -295,3 +295,16 @@ def check_replay(game, players, seed, start, played, final):
     for move in played:
         state = game.apply(state, move)
     assert dump(state) == dump(final)
+
+
+def memo_and_fresh_heuristics(game, state: dict, memo):
+    """`game.heuristics(state, memo)` and the heuristics worked out afresh, as a pair; None
+    where working them out fails, once the memo was checked to fail with the same error."""
+    try:
+        fresh = game.heuristics(state)
+    except RuleError as err:
+        with pytest.raises(RuleError) as again:
+            game.heuristics(state, memo)
+        assert str(again.value) == str(err)
+        return None
+    return game.heuristics(state, memo), fresh
