@@ -2,7 +2,8 @@
 
 On a shared, loaded machine wall-clock figures swing by 2-3x from run to run; the CPU time
 of this process swings less. Prints random games per CPU-second (G seeded random games
-through `legal_moves` + `apply`) and mcts iterations per CPU-second (the first D decisions
+through `legal_moves` + `apply`, and as the random bot plays them: `random_move` + `apply`,
+which checks a typed choice's suggestions only as it draws them) and mcts iterations per CPU-second (the first D decisions
 with 2+ moves of seat 0, `mcts:iters=50`, against random bots). To compare two commits, run
 it from both checkouts alternately, several times, and compare medians.
 """
@@ -22,14 +23,15 @@ from gamedsl.bots.registry import make_bot  # noqa: E402
 from gamedsl.pipeline import load  # noqa: E402
 
 
-def random_games_per_cpu_second(game, players: int, games: int) -> float:
+def random_games_per_cpu_second(game, players: int, games: int, drawn: bool = False) -> float:
     start = time.process_time()
     for seed in range(games):
         rng = random.Random(seed)
         state = game.new_game(players, seed)
         while not game.is_over(state):
             seat = game.waiting_for(state)[0]
-            state = game.apply(state, rng.choice(game.legal_moves(state, seat)))
+            move = game.random_move(state, seat, rng) if drawn else rng.choice(game.legal_moves(state, seat))
+            state = game.apply(state, move)
     return games / (time.process_time() - start)
 
 
@@ -60,7 +62,9 @@ def main() -> None:
     args = ap.parse_args()
     game = load(args.file)
     players = args.players or game.min_players
-    print(f"{Path(args.file).name}: {random_games_per_cpu_second(game, players, args.games):.1f} random games/CPU-s, "
+    listed = random_games_per_cpu_second(game, players, args.games)
+    drawn = random_games_per_cpu_second(game, players, args.games, drawn=True)
+    print(f"{Path(args.file).name}: {listed:.1f} random games/CPU-s ({drawn:.1f} by random_move), "
           f"{mcts_iterations_per_cpu_second(game, players, args.decisions):.1f} mcts iterations/CPU-s")
 
 

@@ -211,13 +211,14 @@ class Game:
         return self._machine.move_table(state, seat).at(i)
 
     def random_move(self, state: dict, seat: int, rng) -> Optional[dict]:
-        """A uniformly random legal move of `seat` drawn with `rng` (a random.Random): the
-        move `rng.choice(legal_moves(state, seat))` would be, with the same draw from `rng`,
-        made without a dict per legal move. None if the seat has no move."""
-        table = self._machine.move_table(state, seat)
-        if not table.count:
-            return None
-        return table.at(rng.randrange(table.count))
+        """A uniformly random legal move of `seat` drawn with `rng` (a random.Random), made
+        without a dict per legal move; None if the seat has no move. Where the choice has
+        typed parameters, their suggestions are checked only as they are drawn: a suggestion
+        drawn that fails its condition is dropped and another drawn, so a word game's random
+        move checks one or two words, not every word. The draw is the one
+        `rng.choice(legal_moves(state, seat))` makes when every suggestion passes; a rule
+        error in a suggestion never drawn is not met."""
+        return self._machine.draw_move(state, seat, rng)
 
     def clone(self, state: dict) -> dict:
         """A copy of `state` that applying moves to in place (`apply_legal(in_place=True)`)

@@ -1238,21 +1238,32 @@ class Machine:
 
     def _suggestions(self, ctx, alt, seat, out, first_only=False):
         """An alternative with typed parameters lists its suggestions that pass its guard."""
+        guard, name, env, params = alt.guard, alt.name, ctx.env, alt.params
+        for args in self._candidates(ctx, alt):
+            if guard is None or _passes_guard(ctx, env, params, args, guard):
+                out.append({"seat": seat, "alt": name, "args": args})
+                if first_only:
+                    break
+        for param in params:
+            env.pop(param.name, None)
+
+    def _candidates(self, ctx, alt):
+        """An alternative with typed parameters: its suggestions of its parameters' types, as
+        argument lists, each once, in order; its guard not yet asked."""
         if alt.suggest is None:
             return
         values = alt.suggest(ctx)
         if not isinstance(values, list):
             raise RuleError("E504", f"'suggest' must give a list, not {plain(values)}", alt.span)
-        params, guard, name, env = alt.params, alt.guard, alt.name, ctx.env
-        many = len(params) > 1
-        one = params[0].name if len(params) == 1 else None
+        many = len(alt.params) > 1
+        one = len(alt.params) == 1
         checks = [self._typed_check(t) for t in alt.typed]
         seen = set()
         for v in values:
             args = list(v) if many and isinstance(v, list) else [v]
             # (a suggestion suggested again is tried once: values of the plain types are
             # their own key, as they are equal exactly when written alike; others written)
-            if one is not None and type(v) in PLAIN_KEY_TYPES:
+            if one and type(v) in PLAIN_KEY_TYPES:
                 key = v
             elif all(type(x) in PLAIN_KEY_TYPES for x in args):
                 key = tuple(args)
@@ -1261,17 +1272,71 @@ class Machine:
             if key in seen or not _passes(checks, args):
                 continue
             seen.add(key)
-            if one is not None:
-                env[one] = v
+            yield args
+
+    def draw_move(self, state, seat: int, rng):
+        """A uniformly random legal move of `seat`, or None: see `Game.random_move`. A choice
+        with typed parameters draws among its moves listed and its suggestions not yet
+        checked, and checks only a suggestion drawn, until one passes; any other choice
+        draws from its table, as `rng.choice` draws from its moves."""
+        pending = state["pending"]
+        if pending is None or not self._choice_facts(pending["s"])[0]:
+            table = self.move_table(state, seat)
+            return table.at(rng.randrange(table.count)) if table.count else None
+        choice = self._choice_for(state, seat)
+        if choice is None:
+            return None
+        alts, env = choice
+        ctx = self.ctx(state, env, pure=True)
+        ctx.memo = {}
+        listed: list = []
+        blocks: list = []  # in the rules' order: (None, moves listed) or (alternative, its candidates)
+        for alt in alts:
+            if alt.typed is not None:
+                blocks.append((alt, list(self._candidates(ctx, alt))))
+                continue
+            out: list = []
+            if alt.fixed:
+                self._product(ctx, alt, seat, out, before=len(listed))
             else:
-                for param, value in zip(params, args):
-                    env[param.name] = value
-            if guard is None or guard(ctx):
-                out.append({"seat": seat, "alt": name, "args": args})
-                if first_only:
-                    break
-        for param in params:
-            env.pop(param.name, None)
+                self._enumerate(ctx, alt, 0, [], seat, out, before=len(listed))
+            listed += out
+            blocks.append((None, out))
+        total = sum(len(items) for _, items in blocks)
+        if total > MAX_MOVES:
+            # (so many that the listing may be too long a choice: it says so, or draws)
+            moves = self.moves_for(state, seat)
+            return dict(moves[rng.randrange(len(moves))]) if moves else None
+        if len(listed) > 1:
+            merged = self.one_of_each(state, seat, alts, listed)
+            if len(merged) < len(listed):
+                kept = {id(m) for m in merged}
+                blocks = [(alt, items if alt is not None else [m for m in items if id(m) in kept])
+                          for alt, items in blocks]
+                total = sum(len(items) for _, items in blocks)
+        try:
+            while total:
+                i = rng.randrange(total)
+                for alt, items in blocks:
+                    if i < len(items):
+                        break
+                    i -= len(items)
+                if alt is None:
+                    m = items[i]
+                    return {"seat": seat, "alt": m["alt"], "args": list(m["args"])}
+                args = items[i]
+                if alt.guard is None or _passes_guard(ctx, ctx.env, alt.params, args, alt.guard):
+                    return {"seat": seat, "alt": alt.name, "args": list(args)}
+                # (dropped: each candidate left is as likely as before to be drawn next)
+                items[i] = items[-1]
+                items.pop()
+                total -= 1
+            return None
+        finally:
+            for alt, _ in blocks:
+                if alt is not None:
+                    for param in alt.params:
+                        ctx.env.pop(param.name, None)
 
     def _typed_ok(self, alt, args) -> bool:
         if len(args) != len(alt.params):
@@ -1548,6 +1613,13 @@ def _is_texts(v) -> bool:
 
 def _anything(v) -> bool:
     return True
+
+
+def _passes_guard(ctx, env, params, args, guard) -> bool:
+    """Whether a typed alternative's guard passes with its parameters bound to `args`."""
+    for param, value in zip(params, args):
+        env[param.name] = value
+    return bool(guard(ctx))
 
 
 def _passes(checks: list, args: list) -> bool:

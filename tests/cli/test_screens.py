@@ -56,7 +56,7 @@ def test_letter_tycoon_screen():
     for panel in ("On the table", "  community: ", "  patents for sale: A$8", "\nP1 (you)  coins 0 · stock 0 · patents worth 0",
                   "\nP2  coins", "    hand: 7 hidden", "What happened"):
         assert panel in text
-    assert "» NOW pays $1" in text                     # what a play earned, told to everyone
+    assert re.search(r"» [A-Z]+ pays \$[0-9]+\n", text)  # what a play earned, told to everyone
     assert re.search(r"» you drew [A-Z]\n", text)      # P1's own draw, told to P1
     assert "(new)" in text                             # what came since the last screen is marked
 
