@@ -40,6 +40,9 @@ WORKLOADS = [
     ("Legendary Inventors, 2 games", "checked", "games/legendary_inventors.game", 3, 1),
     ("Letter Tycoon, 1 game", "checked", "games/letter_tycoon.game", 2, 1),
     ("Wordomino, 1 game", "checked", "games/wordomino.game", 2, 1),
+    # (as the random bot plays them: its move drawn, a typed choice's suggestions checked as drawn)
+    ("Letter Tycoon in place, 2 games", "inplace", "games/letter_tycoon.game", 3, 1),
+    ("Wordomino in place, 2 games", "inplace", "games/wordomino.game", 3, 1),
     ("greedy, Trade Tycoon, 10 decisions", "greedy", "games/trade_tycoon.game", 10, 0),
     # (the same after its first 10: the code a search runs written and compiled by then)
     ("greedy, Trade Tycoon, decisions 11 to 40", "greedy", "games/trade_tycoon.game", 40, 10),
