@@ -430,31 +430,39 @@ class WordList:
                 left[ch] += 1
             return ok
 
-        def walk(node, extra):
-            for ch, nxt in node.items():
-                if ch is _END:
-                    found.update(nxt)
+        # (a key's letters are sorted: below the branch of a letter, only that letter and those
+        # after it can follow, so a node is asked only for the hand's letters from there on)
+        held = sorted(left)
+
+        def walk(node, extra, start):
+            ws = node.get(_END)
+            if ws:
+                found.update(ws)
+            for i in range(start, len(held)):
+                ch = held[i]
+                n = left[ch]
+                if not n and not extra:  # (0: used up; once more only with a double left)
                     continue
-                n = left.get(ch)
-                if not n and not (extra and n == 0):  # (0: the hand held it; None: it never did)
+                nxt = node.get(ch)
+                if nxt is None:
                     continue
                 if type(nxt) is int:
                     nxt = node[ch] = _key_level(keys, entries, nxt >> 48, (nxt >> 24) & _FIELD, nxt & _FIELD)
                 if n:
                     left[ch] = n - 1
-                    step(nxt, extra)
+                    step(nxt, extra, i)
                     left[ch] = n
                 else:
-                    step(nxt, extra - 1)
+                    step(nxt, extra - 1, i)
 
-        def step(nxt, extra):
+        def step(nxt, extra, start):
             if type(nxt) is tuple:
                 if fits(nxt[0], extra):
                     found.update(nxt[1])
             else:
-                walk(nxt, extra)
+                walk(nxt, extra, start)
 
-        step(self._sorted_trie, doubles)
+        step(self._sorted_trie, doubles, 0)
         return sorted(found)
 
     def formable(self, letters: List[str], doubles: int = 0) -> List[str]:
