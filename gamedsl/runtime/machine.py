@@ -1280,6 +1280,10 @@ class Machine:
         checked, and checks only a suggestion drawn, until one passes; any other choice
         draws from its table, as `rng.choice` draws from its moves."""
         pending = state["pending"]
+        listed = self._listed
+        if listed is not None and listed[0] is state and listed[1] is pending and listed[2] == seat:
+            table = listed[3]  # (listed when the choice was reached: never one with typed parameters)
+            return table.at(rng.randrange(table.count)) if table.count else None
         if pending is None or not self._choice_facts(pending["s"])[0]:
             table = self.move_table(state, seat)
             return table.at(rng.randrange(table.count)) if table.count else None
