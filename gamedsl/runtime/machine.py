@@ -1280,9 +1280,9 @@ class Machine:
         checked, and checks only a suggestion drawn, until one passes; any other choice
         draws from its table, as `rng.choice` draws from its moves."""
         pending = state["pending"]
-        listed = self._listed
-        if listed is not None and listed[0] is state and listed[1] is pending and listed[2] == seat:
-            table = listed[3]  # (listed when the choice was reached: never one with typed parameters)
+        reached = self._listed
+        if reached is not None and reached[0] is state and reached[1] is pending and reached[2] == seat:
+            table = reached[3]  # (listed when the choice was reached: never one with typed parameters)
             return table.at(rng.randrange(table.count)) if table.count else None
         if pending is None or not self._choice_facts(pending["s"])[0]:
             table = self.move_table(state, seat)
@@ -1310,7 +1310,7 @@ class Machine:
         if total > MAX_MOVES:
             # (so many that the listing may be too long a choice: it says so, or draws)
             moves = self.moves_for(state, seat)
-            return dict(moves[rng.randrange(len(moves))]) if moves else None
+            return moves[rng.randrange(len(moves))] if moves else None
         if len(listed) > 1:
             merged = self.one_of_each(state, seat, alts, listed)
             if len(merged) < len(listed):
