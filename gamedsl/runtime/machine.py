@@ -1239,11 +1239,20 @@ class Machine:
     def _suggestions(self, ctx, alt, seat, out, first_only=False):
         """An alternative with typed parameters lists its suggestions that pass its guard."""
         guard, name, env, params = alt.guard, alt.name, ctx.env, alt.params
+        one = params[0].name if len(params) == 1 else None
         for args in self._candidates(ctx, alt):
-            if guard is None or _passes_guard(ctx, env, params, args, guard):
-                out.append({"seat": seat, "alt": name, "args": args})
-                if first_only:
-                    break
+            if guard is not None:
+                # (`_passes_guard`, written out: this runs for every word a word game suggests)
+                if one is not None:
+                    env[one] = args[0]
+                else:
+                    for param, value in zip(params, args):
+                        env[param.name] = value
+                if not guard(ctx):
+                    continue
+            out.append({"seat": seat, "alt": name, "args": args})
+            if first_only:
+                break
         for param in params:
             env.pop(param.name, None)
 
