@@ -61,3 +61,15 @@ def test_a_move_drawn_is_the_callers_own():
     move["args"].append(99)
     again = game.random_move(state, 0, random.Random(2))
     assert again["args"] != move["args"] and again in game.legal_moves(state, 0)
+
+
+def test_a_choice_of_more_candidates_than_a_choice_may_have_is_drawn_from_its_listing():
+    # (more suggestions than MAX_MOVES: the listing decides, as it does for legal_moves)
+    text = ODD_PICKS.replace("[0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 3]", "range(0, 59999) + range(60000, 119999)")
+    game = load("odd_picks.game", text=text)
+    state = game.new_game(2, seed=1)
+    legal = game.legal_moves(state, 0)
+    assert len(legal) == 60_001
+    mine, theirs = random.Random(4), random.Random(4)
+    assert game.random_move(state, 0, mine) == theirs.choice(legal)
+    assert mine.getstate() == theirs.getstate()
