@@ -55,15 +55,14 @@ def _zone_copies(zones, n) -> str:
     each zone a copy of its list or grid, a player's zone one per seat."""
     parts = []
     for i, info in enumerate(zones):
-        one = "dict" if info.grid else "list"
         if not info.per_player:
-            parts.append(f"Z{i}: {one}(z[Z{i}])")
+            parts.append(f"Z{i}: z[Z{i}].copy()")
         elif n is None:
-            parts.append(f"Z{i}: [{one}(x) for x in z[Z{i}]]")
+            parts.append(f"Z{i}: [x.copy() for x in z[Z{i}]]")
         else:
             # (a player's zone holds a container per seat, as every state the engine makes)
-            seats = ", ".join(f"{one}(q[{o}])" for o in range(1, n))
-            parts.append(f"Z{i}: [{one}((q := z[Z{i}])[0]){', ' if seats else ''}{seats}]")
+            seats = ", ".join(f"q[{o}].copy()" for o in range(1, n))
+            parts.append(f"Z{i}: [(q := z[Z{i}])[0].copy(){', ' if seats else ''}{seats}]")
     return "{" + ", ".join(parts) + "}"
 
 
@@ -90,17 +89,19 @@ def generate(zones, players: range = range(0)) -> str:
         lines.append("        else:")
     lines.append(("    " if counts else "") + f"        zones = {_zone_copies(zones, None)}")
     lines += [
-        "        new = {'n': n, 'options': s['options'], 'rng': s['rng'], 'vars': dict(s['vars']),",
-        "                'pvars': {k: list(v) for k, v in s['pvars'].items()},",
+        "        p = s['pending']",
+        "        new = {'n': n, 'options': s['options'], 'rng': s['rng'], 'vars': s['vars'].copy(),",
+        "                'pvars': {k: v.copy() for k, v in s['pvars'].items()},",
         "                'zones': zones,",
-        "                'cstate': {k: list(v) for k, v in s['cstate'].items()},",
-        "                'where': list(s['where']), 'flow': dict(s['flow']),",
-        "                'stack': [{'k': 'act', 'env': dict(f['env'])} if f['k'] == 'act' else",
-        "                          frame(f) if f['k'] == 'secret' else dict(f) for f in s['stack']],",
-        "                'pending': pending(s['pending']),",
-        "                'said': list(s['said']), 'moved': list(s['moved'])}",
+        "                'cstate': {k: v.copy() for k, v in s['cstate'].items()},",
+        "                'where': s['where'].copy(), 'flow': s['flow'].copy(),",
+        "                'stack': [f.copy() if (k := f['k']) == 'blk' else",
+        "                          {'k': 'act', 'env': f['env'].copy()} if k == 'act' else frame(f)",
+        "                          for f in s['stack']],",
+        "                'pending': p if p is None else pending(p) if 'got' in p else p.copy(),",
+        "                'said': s['said'].copy(), 'moved': s['moved'].copy()}",
         "        if told:  # (`say ... to`: [seat, messages before it, text], each kept whole)",
-        "            new['told'] = list(s['told'])",
+        "            new['told'] = s['told'].copy()",
         "        return new",
         "    return clone",
     ]

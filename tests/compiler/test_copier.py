@@ -52,5 +52,5 @@ def test_the_players_zones_are_written_out_seat_by_seat_for_the_counts_a_game_al
     source = generate(zones, range(game.min_players, game.max_players + 1))
     assert "if n == 2:" in source and f"elif n == {UNROLLED}:" in source
     assert f"n == {UNROLLED + 1}" not in source  # (more players: a loop, under `else`)
-    assert "[list(x) for x in z[Z0]]" in source
+    assert "[x.copy() for x in z[Z0]]" in source
     assert "n == 1" not in source
