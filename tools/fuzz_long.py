@@ -33,7 +33,7 @@ import traceback
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+sys.path.insert(0, str(ROOT))
 
 # A round is FILE_TASKS_PER_ROUND batches of files, then one task per game: about as much
 # time for files as for games (a batch takes ~2-3 s; a game task about GAME_SECONDS).
@@ -48,7 +48,7 @@ def _init(memory_mib: int, timeout: int, check_every: int, sample_apply: int):
     if memory_mib:
         limit = memory_mib * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    import rulegen
+    from tests.support import rulegen
 
     donors = {str(p): p.read_text("utf-8") for p in rulegen.real_files()}
     _worker.update(sources=rulegen.sources(donors), timeout=timeout, games={},
@@ -57,7 +57,7 @@ def _init(memory_mib: int, timeout: int, check_every: int, sample_apply: int):
 
 def _files(task):
     """A batch of rule files: counts of outcomes, and the crashes."""
-    import rulegen
+    from tests.support import rulegen
 
     _, seed, start, count, names = task
     counts, crashes = {}, []
@@ -104,7 +104,7 @@ def _one_game(path, seed):
     """One random game; a crash names its seed and players."""
     import signal
 
-    import play_checks
+    from tests.support import play_checks
     from gamedsl.pipeline import load
 
     games = _worker["games"]
@@ -165,7 +165,7 @@ def main(argv=None) -> int:
     if not names or set(names) - {"walk", "typed", "mutant"}:
         ap.error("--sources takes walk, typed and mutant")
 
-    import rulegen
+    from tests.support import rulegen
 
     games = [str(p) for p in rulegen.real_games()]
     if args.only:

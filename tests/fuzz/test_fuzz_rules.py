@@ -13,6 +13,7 @@ Every crash found is kept in tests/fuzz/regressions/ with the code it must now e
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import resource
@@ -123,3 +124,18 @@ def test_gamedsl_check_on_generated_files_ends_with_a_summary(tmp_path):
         assert done.returncode in (0, 1), done.stderr
         assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
         assert re.search(r"^(ok: \d+ files?|\d+ errors?, \d+ warnings? in \d+ files?)", done.stdout, re.M), done.stdout[-500:]
+
+
+def test_the_long_run_tool_runs_its_sources_and_games_from_any_folder(tmp_path):
+    """tools/fuzz_long.py, run for a moment from outside the repository: it finds the shared
+    sources and checks, plays what it was asked to and says so in its summary."""
+    out = tmp_path / "crashes"
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "fuzz_long.py"), "--files", "3", "--games", "1",
+                           "--only", "tictactoe", "--seed", "2", "--out", str(out)],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["files"] == 3 and sum(summary["file_outcomes"].values()) == 3
+    assert summary["games"] == {"examples/tictactoe.game": summary["games"]["examples/tictactoe.game"]}
+    assert summary["games"]["examples/tictactoe.game"] >= 1 and summary["moves"] > 0
+    assert summary["crashes"] == 0
