@@ -12,7 +12,7 @@ seat))` draws it (`choice` is one `_randbelow(len(moves))`). The options are cou
 drawn index is read back into the move the hand-written list holds at that index (its order is
 the `.game`'s: give before relay, card, then oasis card, then partner, then order). So for
 every seed `play(seed)` ends with the hand-written game's scores, ranks and holdings; a
-test (tests/test_direct_trade_tycoon.py) holds it to that.
+test (tests/benchmarks/test_direct_trade_tycoon.py) holds it to that.
 
 Components are numbered as there: trade cards 0-55 in the order of games/trade_cards.csv;
 development cards are 0-11 here (the hand-written version's 56-67, minus 56).
@@ -21,10 +21,13 @@ development cards are 0-11 here (the hand-written version's 56-67, minus 56).
 from __future__ import annotations
 
 import random
+import sys
 from bisect import insort
 from pathlib import Path
 
-from benchmarks.handwritten.trade_tycoon import CARDS, DEVS, SUITS, TURNS_EACH
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # (run as a script from anywhere)
+
+from benchmarks.handwritten.trade_tycoon import CARDS, DEVS, SUITS, TURNS_EACH  # noqa: E402
 
 PLAYERS = 3
 _GOODS = sorted({c.good for c in CARDS})
@@ -217,7 +220,6 @@ def final_holdings(seed: int) -> dict:
 
 
 if __name__ == "__main__":
-    import sys
     import time
 
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 2000

@@ -3,6 +3,7 @@ budgets: the figures themselves are never asserted)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -43,6 +44,11 @@ def test_side_by_side_table_has_the_direct_simulator():
     assert len(ratios) == 2
     for row in ratios:
         assert all(cell.strip() not in ("", "nan") for cell in row), row
+
+
+def test_the_direct_simulator_runs_alone_as_the_readme_says():
+    out = run_script("benchmarks/direct/trade_tycoon.py", "20")
+    assert re.fullmatch(r"\d+ games per CPU-second\n", out), out
 
 
 def test_tree_walk_runs_and_the_plain_walk_counts_the_known_tree():
