@@ -46,7 +46,7 @@ if str(ROOT) not in sys.path:
 
 from gamedsl.bots.registry import make_bot  # noqa: E402
 from gamedsl import load  # noqa: E402
-from gamedsl.errors import RuleError  # noqa: E402
+from gamedsl.errors import GamedslError, RuleError  # noqa: E402
 
 
 class Divergence(AssertionError):
@@ -218,20 +218,26 @@ def main(argv=None) -> int:
     ap.add_argument("--backend", default=None, help="load the second game with this back end")
     ap.add_argument("--option", action="append", default=[], metavar="K=V", help="a game option (repeatable)")
     args = ap.parse_args(argv)
-    # the reference: the interpreter, when this gamedsl has more than one back end
-    a = load_with(args.game, "interpreter" if args.backend else None)
-    b = load_with(args.against or args.game, args.backend)
+    if any("=" not in o for o in args.option):
+        ap.error("--option takes NAME=VALUE")
     options = dict(o.split("=", 1) for o in args.option) or None
-    players = args.players or a.min_players
     moves = 0
-    for i in range(args.games):
-        seed = args.seed + i
-        try:
-            results = lockstep(a, b, players, seed, options, args.bot, game_number=i)
-        except Divergence as d:
-            print(d)
-            return 1
-        moves += results["turns"]
+    try:
+        # the reference: the interpreter, when this gamedsl has more than one back end
+        a = load_with(args.game, "interpreter" if args.backend else None)
+        b = load_with(args.against or args.game, args.backend)
+        players = args.players or a.min_players
+        for i in range(args.games):
+            seed = args.seed + i
+            try:
+                results = lockstep(a, b, players, seed, options, args.bot, game_number=i)
+            except Divergence as d:
+                print(d)
+                return 1
+            moves += results["turns"]
+    except GamedslError as err:  # (a file that does not load, a bad seat spec, option or player count)
+        print(f"lockstep: {err}", file=sys.stderr)
+        return 2
     print(f"{args.games} games of {a.title} ({players} players, {args.bot} bots, seeds {args.seed}-"
           f"{args.seed + args.games - 1}): identical states, moves, views, refusals and results "
           f"({moves} turns)")

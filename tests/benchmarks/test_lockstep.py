@@ -92,3 +92,10 @@ def test_the_command_line():
     differ = run("examples/pearl_auction.game", "--against", "examples/pearl_auction_variant.game", "--games", "1")
     assert differ.returncode == 1, differ.stderr
     assert "before the first move: states (at .options." in differ.stdout
+    for bad, said in [(("examples/no_such.game",), "cannot read 'examples/no_such.game'"),
+                      (("examples/tictactoe.game", "--bot", "nobody"), "unknown bot 'nobody'"),
+                      (("examples/tictactoe.game", "--players", "5"), "is for 2 players, not 5"),
+                      (("examples/tictactoe.game", "--option", "ties"), "--option takes NAME=VALUE")]:
+        refused = run(*bad)
+        assert refused.returncode == 2 and said in refused.stderr, refused.stderr
+        assert "Traceback" not in refused.stderr
