@@ -186,13 +186,15 @@ class GreedyBot:
         settled = [None] * len(moves)
         # (the states after the moves are scored, never played on: their choices are not
         # looked at, nor their messages written)
+        last = len(moves) - 1
         for k, world in enumerate(worlds):
             drawn = world.get("rng")
             for i, move in enumerate(moves):
                 if alike[k] and settled[i] is not None:
                     totals[i] += settled[i]
                     continue
-                after = game.apply_legal(world, move, scored_only=True)
+                # (a world is this decision's own: its last move is tried on it, not on a copy)
+                after = game.apply_legal(world, move, in_place=i == last, scored_only=True)
                 secret = _secret_left(after)
                 drew = secret or after.get("rng") != drawn
                 if secret:
