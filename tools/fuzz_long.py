@@ -16,6 +16,10 @@ every game gets a game in turn until it has --games of them. Each crash is writt
 a rule file; the run ends with a summary (also written as summary.json, which is kept up
 to date every minute, so a run stopped early still counts what it finished), and exits 1
 if anything crashed. The same --seed gives the same files and games.
+
+With --lockstep, every generated file that plays is also played move for move by the
+interpreter and the compiling back end (tools/lockstep.py: states, moves, views, refusals
+and failures compared after every move); a difference is a crash of kind "divergence".
 """
 
 from __future__ import annotations
@@ -44,7 +48,7 @@ GAME_SECONDS = 2
 _worker = {}
 
 
-def _init(memory_mib: int, timeout: int, check_every: int, sample_apply: int):
+def _init(memory_mib: int, timeout: int, check_every: int, sample_apply: int, lockstep: bool = False):
     if memory_mib:
         limit = memory_mib * 1024 * 1024
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -52,7 +56,7 @@ def _init(memory_mib: int, timeout: int, check_every: int, sample_apply: int):
 
     donors = {str(p): p.read_text("utf-8") for p in rulegen.real_files()}
     _worker.update(sources=rulegen.sources(donors), timeout=timeout, games={},
-                   check_every=check_every, sample_apply=sample_apply)
+                   check_every=check_every, sample_apply=sample_apply, lockstep=lockstep)
 
 
 def _files(task):
@@ -80,8 +84,53 @@ def _files(task):
             outcome = "crash"
             crashes.append({"what": "file", "source": name, "index": i, "path": path, "kind": "MemoryError",
                             "detail": "", "text": text, "minimised": text})
+        if _worker.get("lockstep") and outcome in ("played", "rule"):
+            differs = _in_lockstep(path, text, i)
+            outcome = "in lockstep" if differs is None else "crash"
+            if differs is not None:
+                crashes.append({"what": "file", "source": name, "index": i, "path": path, "kind": differs[0],
+                                "detail": differs[1], "text": text, "minimised": text})
         counts[outcome] = counts.get(outcome, 0) + 1
     return {"files": count, "counts": counts, "crashes": crashes}
+
+
+def _in_lockstep(path: str, text: str, seed: int):
+    """A file that plays, played by the interpreter and the compiling back end together for
+    20 moves: None if they agree, else what differed (kind, detail). More than the timeout
+    counts as agreeing: the file already played once within it, and a lockstep does more."""
+    import signal
+
+    from tests.support import rulegen
+    from gamedsl.errors import GameError, RuleError
+    from gamedsl.pipeline import load
+    from tools.lockstep import Divergence, lockstep
+
+    def on_alarm(signum, frame):
+        raise rulegen.Timeout()
+
+    old = signal.signal(signal.SIGALRM, on_alarm)
+    signal.alarm(_worker["timeout"])
+    try:
+        try:
+            a = load(path, text=text, backend="interpreter")
+        except GameError as err:
+            return "divergence", f"only the compiling back end loads the file: {err}"
+        b = load(path, text=text, backend="compiled")
+        players = random.Random(seed).randint(a.min_players, a.max_players)
+        try:
+            lockstep(a, b, players, seed, refusals=seed % 4 == 0, stop_after=20)
+        except RuleError:
+            pass  # (the same failure in both: the game ended in it)
+    except Divergence as d:
+        return "divergence", str(d)[-3000:]
+    except rulegen.Timeout:
+        return None
+    except Exception as err:  # noqa: BLE001 - anything else is a crash of the lockstep itself
+        return type(err).__name__, "".join(traceback.format_exception(err))[-3000:]
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, old)
+    return None
 
 
 def _game(task):
@@ -156,6 +205,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sample-apply", type=int, default=8, help="legal moves tried at each checked step (default 8)")
     ap.add_argument("--only", default="",
                     help="play only the games whose path contains one of these, comma-separated (default: all)")
+    ap.add_argument("--lockstep", action="store_true",
+                    help="also play each file that plays through both back ends, move for move")
     ap.add_argument("--out", default="fuzz-crashes", help="where crashes and summary.json go (default ./fuzz-crashes)")
     args = ap.parse_args(argv)
     for name in ("files", "games", "jobs", "timeout", "check_every", "sample_apply"):
@@ -238,7 +289,7 @@ def main(argv=None) -> int:
     last_report = time.time()
     ctx = multiprocessing.get_context("fork")
     with ctx.Pool(args.jobs, initializer=_init,
-                  initargs=(args.memory, args.timeout, args.check_every, args.sample_apply),
+                  initargs=(args.memory, args.timeout, args.check_every, args.sample_apply, args.lockstep),
                   maxtasksperchild=200) as pool:
         # Tasks are handed out a few at a time (Pool.imap would take the whole generator at
         # once), so the deadline and the games' counts are read when each task is made.

@@ -130,12 +130,35 @@ def test_the_long_run_tool_runs_its_sources_and_games_from_any_folder(tmp_path):
     """tools/fuzz_long.py, run for a moment from outside the repository: it finds the shared
     sources and checks, plays what it was asked to and says so in its summary."""
     out = tmp_path / "crashes"
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "fuzz_long.py"), "--files", "3", "--games", "1",
-                           "--only", "tictactoe", "--seed", "2", "--out", str(out)],
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "fuzz_long.py"), "--files", "12", "--games", "1",
+                           "--only", "tictactoe", "--seed", "2", "--sources", "typed", "--lockstep",
+                           "--out", str(out)],
                           cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
     summary = json.loads((out / "summary.json").read_text())
-    assert summary["files"] == 3 and sum(summary["file_outcomes"].values()) == 3
+    assert summary["files"] == 12 and sum(summary["file_outcomes"].values()) == 12
+    assert summary["file_outcomes"].get("in lockstep", 0) >= 3  # (typed files mostly play)
     assert summary["games"] == {"examples/tictactoe.game": summary["games"]["examples/tictactoe.game"]}
     assert summary["games"]["examples/tictactoe.game"] >= 1 and summary["moves"] > 0
     assert summary["crashes"] == 0
+
+
+def test_the_long_runs_lockstep_reports_back_ends_that_differ(monkeypatch):
+    """A file the two back ends play differently is a crash of kind "divergence": here the
+    compiling back end is handed the rules with one number changed."""
+    from tools import fuzz_long
+    from gamedsl import pipeline
+
+    text = (ROOT / "examples" / "tictactoe.game").read_text("utf-8")
+    real_load = pipeline.load
+
+    def load(path, text=None, max_steps=None, backend="compiled"):
+        if backend == "compiled":
+            text = text.replace("copies 5 per player", "copies 4 per player")
+        return real_load(path, text=text, max_steps=max_steps, backend=backend)
+
+    monkeypatch.setitem(fuzz_long._worker, "timeout", 60)
+    assert fuzz_long._in_lockstep("tictactoe.game", text, 1) is None
+    monkeypatch.setattr(pipeline, "load", load)
+    kind, detail = fuzz_long._in_lockstep("tictactoe.game", text, 1)
+    assert kind == "divergence" and "before the first move" in detail, detail
