@@ -1289,15 +1289,20 @@ class Machine:
         checked, and checks only a suggestion drawn, until one passes; any other choice
         draws from its table, as `rng.choice` draws from its moves."""
         pending = state["pending"]
-        # (move_table's first look, made before the choice's facts are: the usual random move,
-        # on a choice listed when it was reached; 0.6% of a Trade Tycoon game in place)
+        # (move_table's first look, made before the choice's facts are: the usual random move
+        # is on a choice listed when it was reached, and this look is the cheapest way to it)
         reached = self._listed
         if reached is not None and reached[0] is state and reached[1] is pending and reached[2] == seat:
             table = reached[3]  # (listed when the choice was reached: never one with typed parameters)
-            return table.at(rng.randrange(table.count)) if table.count else None
-        if pending is None or not self._choice_facts(pending["s"])[0]:
+        elif pending is None or not self._choice_facts(pending["s"])[0]:
             table = self.move_table(state, seat)
-            return table.at(rng.randrange(table.count)) if table.count else None
+        else:
+            return self._draw_typed(state, seat, rng)
+        return table.at(rng.randrange(table.count)) if table.count else None
+
+    def _draw_typed(self, state, seat: int, rng):
+        """`draw_move` on a choice with typed parameters: its moves listed and its
+        suggestions, each suggestion checked only once it is drawn."""
         choice = self._choice_for(state, seat)
         if choice is None:
             return None
