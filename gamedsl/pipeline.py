@@ -23,7 +23,7 @@ from gamedsl.syntax.tablefiles import parse_csv
 from gamedsl.runtime.wordlists import Folding, option_in_name, word_list
 from gamedsl.checker.checker import CheckResult, check
 from gamedsl.compiler import backend as generated
-from gamedsl.compiler import copier, listing
+from gamedsl.compiler import codecache, copier, listing
 from gamedsl.compiler.compiler import Compiler
 from gamedsl.runtime.game import Game
 
@@ -279,7 +279,7 @@ def check_text(path: str, text: Optional[str] = None,
     if any(d.is_error for d in diags):
         return checked
     try:
-        checked.compiler = Compiler(loaded.game, types=result.types)
+        checked.compiler = Compiler(loaded.game, types=result.types, codes=codecache.for_game(path))
         checked.program = checked.compiler.compile()
     except RuleError as err:
         diags.append(err.diagnostic())
@@ -300,17 +300,13 @@ def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None,
     program = checked.program
     kwargs = {"max_steps": max_steps} if max_steps else {}
     if backend == "compiled":
-        kwargs["blocks"] = blocks(program)
-        kwargs["listing"] = listing.factory(program)
-        kwargs["copier"] = copier.copier(program)
+        codes = checked.compiler.codes
+        kwargs["blocks"] = generated.factory(program, codes)
+        kwargs["listing"] = listing.factory(program, codes)
+        kwargs["copier"] = copier.copier(program, codes)
     game = Game(program, path, checked.sources, snippets=checked.compiler.snippets(program), **kwargs)
     game.warnings = [d for d in checked.diagnostics if not d.is_error]
     return game
-
-
-def blocks(program):
-    """The factory of `program`'s generated block functions (see gamedsl.compiler.backend)."""
-    return generated.factory(program)
 
 
 SCENARIO_FOLDER = "scenarios"

@@ -37,6 +37,7 @@ from __future__ import annotations
 import re
 from typing import List, Optional
 
+from gamedsl.compiler.codecache import CodeCache
 from gamedsl.runtime import program as P
 
 def _numbered(program) -> bool:
@@ -803,13 +804,14 @@ def _stmt(st, consts: List[str], program, observed: bool = False, inside: bool =
     return _handled(st, consts)
 
 
-def factory(program):
+def factory(program, codes: Optional[CodeCache] = None):
     """`make(m, observed=False)`: the functions of `program`'s blocks for machine `m` (telling
     its observer of what they do, if `observed`), each compiled from its generated source the
     first time it runs (compile() costs 1-15 ms a game when done all at once: a game that never
-    reaches a block never pays for it)."""
+    reaches a block never pays for it), by `codes` (which may have it from an earlier run)."""
     assert _numbered(program)
     stmts = program.stmts
+    codes = codes or CodeCache()
 
     def make(m, observed: bool = False):
         fns: list = []
@@ -817,7 +819,7 @@ def factory(program):
         def lazy(bid):
             def first_run(state, frame, stack, ctx, steps):
                 namespace: dict = {}
-                code = compile(generate_block(program, bid, observed), f"<gamedsl block {bid}>", "exec")
+                code = codes.compile(generate_block(program, bid, observed), f"<gamedsl block {bid}>")
                 exec(code, namespace)  # noqa: S102 - our own source: numbers and our names only
                 fn = fns[bid] = namespace["make"](m, stmts, fns)
                 return fn(state, frame, stack, ctx, steps)

@@ -10,13 +10,14 @@ expression is compiled with :meth:`ExprCompiler.zone`, giving (name, owner).
 
 from __future__ import annotations
 
-from typing import Callable, Dict, Set
+from typing import Callable, Dict, Optional, Set
 
 from gamedsl.syntax import ast as A
 from gamedsl.runtime import builtins as B
 from gamedsl.runtime import values as V
 from gamedsl.errors import RuleError
 from gamedsl.compiler.kinds import enum_order, is_enum, kind_of_type, named_constant, value_kind
+from gamedsl.compiler.codecache import CodeCache
 from gamedsl.compiler.pysource import SourceCompiler, worth_generating
 from gamedsl.runtime.ctx import MAX_CALL_DEPTH, MAX_WORK, Ctx, Fn, memo_key
 from gamedsl.runtime.values import in_round, zone_items
@@ -40,9 +41,10 @@ class ExprCompiler:
     # the generated code must agree with; tests compare the two).
     generate = True
 
-    def __init__(self, decls):
+    def __init__(self, decls, codes: Optional[CodeCache] = None):
         # decls: the compiler's tables of declared names (see compiler.Decls)
         self.d = decls
+        self.codes = codes or CodeCache()  # where the generated code is compiled (and kept)
         self.source = None  # the SourceCompiler, made when first needed
         # what a comprehension's (or sort's) variable holds, for writing it with text() where
         # the checker left no type (scenario expressions are compiled without checking)

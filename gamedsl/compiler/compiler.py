@@ -15,6 +15,7 @@ from gamedsl.syntax import ast as A
 from gamedsl.checker import types as T
 from gamedsl.errors import RuleError
 from gamedsl.compiler.closures import ExprCompiler
+from gamedsl.compiler.codecache import CodeCache
 from gamedsl.compiler.kinds import enum_order, kind_of_type, named_constant, value_kind
 from gamedsl.runtime import builtins as B
 from gamedsl.runtime import program as P
@@ -215,10 +216,11 @@ class Statements:
 class Compiler(Statements):
     """A checked GameFile -> Program."""
 
-    def __init__(self, game: A.GameFile, types: Optional[dict] = None):
+    def __init__(self, game: A.GameFile, types: Optional[dict] = None, codes: Optional[CodeCache] = None):
         d = Decls(types=types or {})
-        super().__init__(d, ExprCompiler(d), {})
+        super().__init__(d, ExprCompiler(d, codes), {})
         self.game = game
+        self.codes = self.ex.codes  # (the generated blocks, listings and copier are compiled there too)
 
     # declarations -----------------------------------------------------
     def compile(self):

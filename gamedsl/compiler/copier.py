@@ -18,6 +18,9 @@ by key, the unknown ones by marshal.
 from __future__ import annotations
 
 import marshal
+from typing import Optional
+
+from gamedsl.compiler.codecache import CodeCache
 
 # a state's keys, in the order a new state has them (gamedsl/runtime/machine.py new_state)
 KEYS = ("n", "options", "rng", "vars", "pvars", "zones", "cstate", "where", "flow", "stack",
@@ -108,14 +111,14 @@ def generate(zones, players: range = range(0)) -> str:
     return "\n".join(lines) + "\n"
 
 
-def copier(program):
+def copier(program, codes: Optional[CodeCache] = None):
     """The clone function of `program`'s states (a new dict sharing none of the containers
-    the rules change with the given state)."""
+    the rules change with the given state), compiled by `codes` where given."""
     zones = list(program.zones.values())
     names = list(program.zones)
     namespace: dict = {}
     source = generate(zones, range(program.min_players, program.max_players + 1))
-    exec(compile(source, "<gamedsl copier>", "exec"), namespace)  # noqa: S102 - our own source
+    exec((codes or CodeCache()).compile(source, "<gamedsl copier>"), namespace)  # noqa: S102 - our own source
 
     def by_key(s: dict) -> dict:
         # a state of another shape (a `say ... to` kept, keys added or missing): key by key,

@@ -31,9 +31,10 @@ choice is listed.
 
 from __future__ import annotations
 
-from typing import List
+from typing import List, Optional
 
 from gamedsl.syntax import ast as A
+from gamedsl.compiler.codecache import CodeCache
 from gamedsl.runtime import builtins as B
 from gamedsl.runtime import program as P
 from gamedsl.runtime.machine import cheapest_first
@@ -267,18 +268,20 @@ def generate_choice(stmt) -> str:
     return "\n".join(lines) + "\n"
 
 
-def factory(program):
+def factory(program, codes: Optional[CodeCache] = None):
     """`make(helpers)`: for each statement of `program`, its choice's listing function (None
     where the interpreter lists the moves, and for every other statement), each compiled from
-    its generated source the first time the choice is listed."""
+    its generated source the first time the choice is listed (by `codes`, which may have it
+    from an earlier run)."""
     stmts = program.stmts
+    codes = codes or CodeCache()
 
     def make(helpers):
         fns: list = [None] * len(stmts)
 
         def made(generate, sid, label):
             namespace: dict = {}
-            code = compile(generate(stmts[sid]), f"<gamedsl {label} {sid}>", "exec")
+            code = codes.compile(generate(stmts[sid]), f"<gamedsl {label} {sid}>")
             exec(code, namespace)  # noqa: S102 - our own source: numbers and our names only
             return namespace["make"](stmts[sid], helpers)
 

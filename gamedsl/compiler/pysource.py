@@ -29,10 +29,12 @@ same work as the closures, so a runaway stops at the same point.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from itertools import product
 from typing import Dict, List, Optional
 
+from gamedsl.diagnostics import Span
 from gamedsl.syntax import ast as A
 from gamedsl.checker import types as T
 from gamedsl.runtime import builtins as B
@@ -43,6 +45,28 @@ from gamedsl.runtime.values import CELL_KEYS, in_round, zone_items
 
 # A whole expression is generated only when it is big enough to gain from it.
 _MIN_NODES = 4
+
+# The first line of a function written before its name is known (see _named_function).
+_UNNAMED = "def _"
+
+# The plain values a constant's key may be written from (their repr says what they are).
+_PLAIN_CONSTANTS = (str, int, float, bool, type(None))
+
+
+def _stable(value) -> Optional[str]:
+    """`value` as a text that says what it is and is the same in every process (a name of
+    the namespace is made from it), or None: plain data (and where the rules are: a place in
+    a file), not a function or an object."""
+    t = type(value)
+    if t in _PLAIN_CONSTANTS or t is Span:
+        return f"{t.__name__}:{value!r}"
+    if t is list or t is tuple:
+        parts = [_stable(v) for v in value]
+        return None if None in parts else f"{t.__name__}[{', '.join(parts)}]"
+    if t is dict:
+        parts = [_stable(v) for kv in value.items() for v in kv]
+        return None if None in parts else f"dict[{', '.join(parts)}]"
+    return None
 
 
 class Unsupported(Exception):
@@ -510,6 +534,8 @@ class _Frame:
 _ATOM = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?[0-9]+")
 # code that is a whole number
 _WHOLE = re.compile(r"-?[0-9]+")
+# the code of a call of a def's function (see _def_function)
+_DEF_CALL = re.compile(r"_Dx?[0-9]+\(")
 
 # The functions of a list written into the loop making it (`_loop`), as _g_len, _g_sum... work
 # them out: the value before any item (None: no value but the count), the statement adding an
@@ -596,7 +622,10 @@ class SourceCompiler:
         self.generated = 0    # expressions running as generated code
         self.give_ups = 0     # times the generated code left an expression to the closures
         self.unwritable = 0   # sources written that Python would not compile (each a defect)
-        self._counter = 0
+        self.codes = ex.codes  # where compiled code is kept between runs
+        self._counter = 0     # the locals of the function being written
+        self._bound_keys: Dict[str, str] = {}  # a name of the namespace -> what its value is
+        self._unkeyed = 0     # values bound under a name of this process's own (see _bound)
 
     # ------------------------------------------------------------ entry
     def root(self, e, scope: frozenset, closure):
@@ -653,6 +682,7 @@ class SourceCompiler:
         first, the expression's code, the names of this namespace they use), reading `ctx` and
         nothing else; None if it cannot be written. Any exception they raise means: run the
         closures (`_gave_up`, which counts it)."""
+        self._counter = 0  # (two expressions' locals in one block may share names: each sets its own first)
         frame = _Frame({}, set(scope))
         frame.block = _Block()
         try:
@@ -687,14 +717,14 @@ class SourceCompiler:
         return slot[0]
 
     def _filter_function(self, guard, scope, params):
+        self._counter = 0
         frame = _Frame({p: f"_p{i}" for i, p in enumerate(params)}, set(scope))
         frame.branches = 1  # (the guard runs once per combination)
         frame.block = _Block()
         *statements, test = self._written(frame, frame.block, self._gen(guard, frame))
         names = ", ".join(frame.names[p] for p in params)
         each = f"({names},)" if params else "_"  # (a combination of no values: one, empty)
-        name = self._fresh("filter")
-        lines = [f"def {name}(ctx, domains, count):", "    _dp = ctx.depth"]
+        lines = [_UNNAMED + "(ctx, domains, count):", "    _dp = ctx.depth"]
         lines += self._prologue(frame)
         lines += ["    ctx.work += count",
                   "    if ctx.work > _MAX_WORK:",
@@ -706,19 +736,26 @@ class SourceCompiler:
             lines += ["        " + line for line in statements]
             lines += [f"        if {test}: _out.append([{names}])",
                       "    return _out"]
-        self._define("\n".join(lines), name)
-        return self.ns[name]
+        return self._named_function("_F", lines)
 
     def _root_function(self, e, scope):
+        self._counter = 0
         frame = _Frame({}, set(scope))
         frame.block = _Block()
         *statements, body = self._written(frame, frame.block, self._gen(e, frame))
-        name = self._fresh("root")
-        lines = [f"def {name}(ctx):", "    _dp = ctx.depth"]
+        lines = [_UNNAMED + "(ctx):", "    _dp = ctx.depth"]
         lines += self._prologue(frame)
         lines += ["    " + line for line in statements]
         lines.append(f"    return {body}")
-        self._define("\n".join(lines), name)
+        return self._named_function("_R", lines)
+
+    def _named_function(self, prefix: str, lines: List[str]):
+        """The function whose source is `lines` (its first line `_UNNAMED(...)`), named by
+        that source: one written twice, for two expressions, is defined once."""
+        body = "\n".join(lines[1:])
+        name = self._bound(prefix, lines[0] + "\n" + body, None)
+        if name not in self.sources:
+            self._define(lines[0].replace(_UNNAMED, "def " + name, 1) + "\n" + body, name)
         return self.ns[name]
 
     def _written(self, frame, block: _Block, code: str) -> List[str]:
@@ -744,7 +781,7 @@ class SourceCompiler:
 
     def _define(self, source: str, name: str) -> None:
         try:
-            code = compile(source, f"<gamedsl generated {name}>", "exec")
+            code = self.codes.compile(source, f"<gamedsl generated {name}>")
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             self.unwritable += 1
             raise Unsupported from None
@@ -752,23 +789,55 @@ class SourceCompiler:
         self.sources[name] = source
 
     def _fresh(self, prefix: str) -> str:
+        """A local of the function being written."""
         self._counter += 1
         return f"_{prefix}{self._counter}"
+
+    # The names of the namespace (the rules' names, constants, functions) are made from what
+    # they hold, never from the order they were met in: a block's or an expression's source
+    # is then the same text in every process that writes it, whatever it played before, and
+    # its compiled code is found in the cache (gamedsl/compiler/codecache.py).
+
+    def _bound(self, prefix: str, key: str, value) -> str:
+        """The name of this namespace bound to `value`, made from `key` (what the value is,
+        as text): a key met again gets the name (and value) it got first."""
+        digest = hashlib.blake2b(key.encode("utf-8", "surrogatepass"), digest_size=6).digest()
+        py = f"{prefix}{int.from_bytes(digest, 'big')}"
+        known = self._bound_keys.get(py)
+        if known is None:
+            self._bound_keys[py] = key
+            if value is not None:
+                self.ns[py] = value
+            return py
+        if known == key:
+            return py
+        return self._unkeyed_name(prefix, value)  # (two keys of one digest, 1 in 2**48)
+
+    def _unkeyed_name(self, prefix: str, value) -> str:
+        """A name of this process's own for `value` (its source differs between processes)."""
+        self._unkeyed += 1
+        py = f"{prefix}x{self._unkeyed}"
+        if value is not None:
+            self.ns[py] = value
+        return py
 
     def _name(self, name: str) -> str:
         """A rule's name as a value of the namespace: the source holds none of the rules' text."""
         py = self._names.get(name)
         if py is None:
-            py = self._names[name] = self._fresh("n")
-            self.ns[py] = name
+            py = self._names[name] = self._bound("_N", "name:" + name, name)
         return py
 
-    def _const(self, value) -> str:
+    def _const(self, value, key: Optional[str] = None) -> str:
+        """`value` as code: a literal, or a name of the namespace. `key` says what the value
+        is where its text would not (a function made for one place of the rules)."""
         if type(value) is int or value is None or type(value) is bool:
             return repr(value)
-        name = self._fresh("k")
-        self.ns[name] = value
-        return name
+        if key is None:
+            key = _stable(value)
+            if key is None:
+                return self._unkeyed_name("_K", value)
+        return self._bound("_K", key, value)
 
     # ------------------------------------------------------------ defs
     def _def_function(self, name: str) -> str:
@@ -778,10 +847,11 @@ class SourceCompiler:
         py = self.defs.get(name)
         if py is not None:
             return py
-        py = self.defs[name] = self._fresh("def")
+        py = self.defs[name] = self._bound("_D", "def:" + name, None)
         decl = self.d.defs[name]
         params = [p.name for p in decl.params]
-        frame = _Frame({p: f"v{i}_{self._counter}" for i, p in enumerate(params)})
+        counter, self._counter = self._counter, 0  # (the caller's locals go on after it)
+        frame = _Frame({p: f"v{i}" for i, p in enumerate(params)})
         # a def's body knows no local kinds but its own (as when the closures compile it)
         saved_kinds, self.ex.local_kinds = self.ex.local_kinds, {}
         frame.block = _Block()
@@ -793,6 +863,7 @@ class SourceCompiler:
             raise
         finally:
             self.ex.local_kinds = saved_kinds
+            self._counter = counter
         args = [frame.names[p] for p in params]
         # As the closures do: a memo answers first (while moves are listed), then the work
         # and the depth are charged.
@@ -1216,7 +1287,7 @@ class SourceCompiler:
             frame.uses_memo = True
             return f"({known[0]} if _memo is not None else {again})"
         code = method(e, frame)
-        if frame.iterable or not code.startswith("_def"):  # (not a named constant's value)
+        if frame.iterable or not _DEF_CALL.match(code):  # (not a named constant's value)
             return code
         py = self._fresh("t")
         frame.known[key] = (py, None)
@@ -1313,7 +1384,7 @@ class SourceCompiler:
         if name in self.d.shared_zones:
             frame.uses_state = True
             return f"_zone_items(_st, {self._name(name)}, -1)"
-        return f"{self._const(self.ex._Name(e, set()))}(ctx)"
+        return f"{self._const(self.ex._Name(e, set()), 'read:' + repr(e))}(ctx)"
 
     def _Attribute(self, e, frame):
         obj = self._gen(e.obj, frame)
@@ -1338,11 +1409,12 @@ class SourceCompiler:
             if "cstate" in cats and kinds and kinds <= self.d.comp_states.get(name, set()):
                 frame.uses_state = True
                 return f"_st['cstate'][{named}][{obj}]"
-        return f"{self._const(resolve)}(ctx, {obj})"
+        return f"{self._const(resolve, 'attribute:' + repr(e))}(ctx, {obj})"
 
     def _Index(self, e, frame):
         if isinstance(e.obj, A.Name) and e.obj.name in self.d.tables and not self._is_local(e.obj.name, frame):
-            return f"_row(ctx, {self._const(self.d.tables[e.obj.name])}, {self._gen(e.index, frame)})"
+            table = self._const(self.d.tables[e.obj.name], "table:" + e.obj.name)
+            return f"_row(ctx, {table}, {self._gen(e.index, frame)})"
         index = self._gen(e.index, frame)
         if not (index in frame.whole or _WHOLE.fullmatch(index)):
             index = f"int({index})"
@@ -1369,13 +1441,14 @@ class SourceCompiler:
                     return f"(({body}) if _memo is None else {call})"
             return call
         if e.name == "rows" and e.args and isinstance(e.args[0], A.Name) and e.args[0].name in d.tables:
-            return f"[dict(r) for r in {self._const(d.tables[e.args[0].name].rows)}]"
+            return f"[dict(r) for r in {self._const(d.tables[e.args[0].name].rows, 'rows:' + e.args[0].name)}]"
         spec = B.FUNCTIONS.get(e.name)
         if spec is None or spec.impure:
             raise Unsupported
         ranked = self.ex.ranked_call(e)
         if ranked is not None:
-            return f"{self._const(ranked)}(ctx, {self._const(e.span)}, _charged(ctx, {self._gen(e.args[0], frame)}))"
+            ranked = self._const(ranked, "ranked:" + repr(e))
+            return f"{ranked}(ctx, {self._const(e.span)}, _charged(ctx, {self._gen(e.args[0], frame)}))"
         if e.name == "range" and len(e.args) == 2:  # (two numbers: nothing to charge but the items)
             return f"_g_range(ctx, {self._gen(e.args[0], frame)}, {self._gen(e.args[1], frame)})"
         if e.name in B.STOPPING and len(e.args) == 1 and isinstance(e.args[0], A.Comprehension):
@@ -1397,7 +1470,7 @@ class SourceCompiler:
                 _charge_list(frame.block, arg, f"elif type({arg}) is not str: raise _GiveUp")
                 return f"len({arg})"
             return f"{plain}(ctx, {arg})"  # (charging a list as _charged)
-        impl, span = self._const(spec.impl), self._const(e.span)
+        impl, span = self._const(spec.impl, "function:" + e.name), self._const(e.span)
         if spec.wants_kind:
             if len(e.args) != 1:
                 raise Unsupported  # (the closures say what is wrong)
@@ -1442,7 +1515,7 @@ class SourceCompiler:
             return f"_texts({', '.join(self._gen(part, frame) for part in self._added_texts(e))})"
         left, right = self._gen(e.left, frame), self._gen(e.right, frame)
         op = _ARITH.get(e.op) or B.ARITH[e.op]
-        call = f"{self._const(op)}({{}}, {{}}, {self._const(e.span)})"
+        call = f"{self._const(op, 'operator:' + e.op)}({{}}, {{}}, {self._const(e.span)})"
         if e.op not in _ARITH or frame.iterable or not (self._number(e.left) and self._number(e.right)):
             return call.format(left, right)
         # Two numbers for the checker: whole numbers within the bounds worked out here, as

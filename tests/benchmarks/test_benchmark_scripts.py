@@ -111,3 +111,10 @@ def test_instruction_workloads_run_and_repeat_themselves():
         assert run_script(*args) == first
     assert run_script("benchmarks/instructions.py", "--run", "tree", "examples/tictactoe.game", "20").startswith(
         "tree examples/tictactoe.game 20: 20 games")
+
+
+def test_first_game_compares_a_process_with_and_without_the_code_kept():
+    out = run_script("benchmarks/first_game.py", "--rounds", "1", "examples/tictactoe.game")
+    (row,) = [r for r in table_rows(out, "examples/tictactoe.game")]
+    compiled, kept, _, sources, later = (float(cell) for cell in row[1:])
+    assert sources >= 1 and compiled > 0 and kept > 0 and later > 0
