@@ -299,8 +299,8 @@ def load(path: str, text: Optional[str] = None, max_steps: Optional[int] = None,
         raise GameError(checked.diagnostics) from None
     program = checked.program
     kwargs = {"max_steps": max_steps} if max_steps else {}
+    codes = kwargs["codes"] = checked.compiler.codes
     if backend == "compiled":
-        codes = checked.compiler.codes
         kwargs["blocks"] = generated.factory(program, codes)
         kwargs["listing"] = listing.factory(program, codes)
         kwargs["copier"] = copier.copier(program, codes)

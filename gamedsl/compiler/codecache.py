@@ -55,9 +55,19 @@ class CodeCache:
         self.misses = 0  # sources compiled
 
     def compile(self, source: str, filename: str):
-        """The code of `source` (Python's `compile(source, filename, "exec")`); raises as it does."""
+        """The code of `source` (Python's `compile(source, filename, "exec")`); raises as it
+        does. A source met again in this process gets the same code object."""
+        return self._code(source, filename, True)
+
+    def compile_own(self, source: str, filename: str):
+        """`compile`, but a code object no one else was given: for functions made from one
+        source that meet values of different types (Python specialises a code object to the
+        types it meets, and one shared by such functions would keep changing)."""
+        return self._code(source, filename, False)
+
+    def _code(self, source: str, filename: str, shared: bool):
         digest = hashlib.sha256(f"{filename}\0{source}".encode("utf-8", "surrogatepass")).digest()
-        code = self._ready.get(digest)
+        code = self._ready.get(digest) if shared else None
         if code is not None:
             self.hits += 1
             return code
@@ -67,7 +77,9 @@ class CodeCache:
         blob = self._codes.get(digest)
         if blob is not None:
             try:
-                code = self._ready[digest] = marshal.loads(blob)
+                code = marshal.loads(blob)
+                if shared:
+                    self._ready[digest] = code
                 self.hits += 1
                 return code
             except (EOFError, ValueError, TypeError):
@@ -75,7 +87,8 @@ class CodeCache:
         code = compile(source, filename, "exec")
         self.misses += 1
         if len(self._codes) < MAX_CODES:
-            self._ready[digest] = code
+            if shared:
+                self._ready[digest] = code
             self._codes[digest] = self._added[digest] = marshal.dumps(code)
             self._keep()
         return code

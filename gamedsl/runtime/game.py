@@ -97,13 +97,17 @@ class Game:
     """A loaded, checked and compiled game."""
 
     def __init__(self, program, path: str = "<text>", sources: Optional[dict] = None,
-                 max_steps: int = DEFAULT_MAX_STEPS, snippets=None, blocks=None, listing=None, copier=None):
+                 max_steps: int = DEFAULT_MAX_STEPS, snippets=None, blocks=None, listing=None, copier=None,
+                 codes=None):
         self.program = program
         self.path = path
         self.sources = sources or {}
         # `blocks`: the factory of the game's generated block functions (the compiling back
         # end); without it the interpreter runs the rules. `listing`: the factory of its
-        # choices' generated listings; `copier`: its generated copy of a state.
+        # choices' generated listings; `copier`: its generated copy of a state. `codes`: where
+        # the code of what the game writes itself is compiled, and kept between runs (its
+        # `compile_own(source, filename)`); without it, Python's `compile`.
+        self._compile_code = codes.compile_own if codes is not None else None
         if blocks is not None:
             self._machine = CompiledMachine(program, blocks, max_steps=max_steps, listing=listing, copier=copier)
             self.backend = "compiled"
@@ -802,7 +806,7 @@ class Game:
 
     def heuristics_memo(self) -> ScoreMemo:
         """A memo for `heuristics(state, memo)` over the states of one search."""
-        return new_memo(self.program)
+        return new_memo(self.program, self._compile_code)
 
     def _each_seat(self, state: dict, declared, ctx: Optional[Ctx] = None) -> List[object]:
         """A declared `... of p: expr` evaluated for every seat."""

@@ -158,12 +158,14 @@ _READERS: Dict[tuple, Tuple[Callable, Callable]] = {}
 _MOST_READERS = 4096
 
 
-def reader(paths: tuple) -> Tuple[Callable, Callable]:
+def reader(paths: tuple, compile_code: Optional[Callable] = None) -> Tuple[Callable, Callable]:
     """Two functions of a state (each raising KeyError, IndexError or TypeError where the
     state has no such part): the tuple of the values at `paths`, and the same as a key, each
     list as a tuple (TypeError from hashing it if a list holds a list or a grid is read). One
     subscript per step of a path, the names kept as values (the functions' defaults), not as
-    code."""
+    code. `compile_code(source, filename)`: compiles their source (by default `compile`); it
+    must give a code object of their own (Python specialises a code object to the values it
+    meets, and readers of one shape read values of different types)."""
     fns = _READERS.get(paths)
     if fns is not None:
         return fns
@@ -181,7 +183,9 @@ def reader(paths: tuple) -> Tuple[Callable, Callable]:
     keyed = "".join(f"tuple(v) if type(v := {r}) is list else v, " for r in reads)
     source = (f"def read(s{defaults}):\n    return ({values})\n"
               f"def key(s{defaults}):\n    return ({keyed})\n")
-    exec(compile(source, "<gamedsl reader>", "exec"), namespace)  # noqa: S102 - subscripts only
+    code = (compile_code(source, "<gamedsl reader>") if compile_code is not None
+            else compile(source, "<gamedsl reader>", "exec"))
+    exec(code, namespace)  # noqa: S102 - subscripts only
     if len(_READERS) >= _MOST_READERS:
         _READERS.clear()
     fns = _READERS[paths] = (namespace["read"], namespace["key"])
@@ -203,8 +207,9 @@ class ScoreMemo:
     the states of one search: states of one game, so of the same players and options (on
     which the game's fixed facts depend). `per_player`: the names of the per-player zones."""
 
-    def __init__(self, per_player):
+    def __init__(self, per_player, compile_code: Optional[Callable] = None):
         self.per_player = frozenset(per_player)
+        self.compile_code = compile_code  # (what compiles the readers: see reader())
         # seat -> the parts read (one tuple of paths per way the evaluation went) -> (their
         # readers, their values as a key -> score)
         self.kept: Dict[int, Dict[tuple, Tuple[Callable, Callable, Dict[tuple, object]]]] = {}
@@ -287,7 +292,7 @@ class ScoreMemo:
             return evaluate(state, seat)
         if value is None:
             return value
-        _keep(self.kept.setdefault(seat, {}), log.reads, value)
+        _keep(self.kept.setdefault(seat, {}), log.reads, value, self.compile_code)
         return value
 
     def _by_parts(self, state: dict, seat: int, parts, log: _Log):
@@ -300,7 +305,7 @@ class ScoreMemo:
         reads = log.reads
         results = []
         for i in range(count):
-            found = _find(kept[i], state)
+            found = _find(kept[i], state, self.compile_code)
             if found is not None:
                 paths, read, result = found
                 self.part_hits += 1
@@ -321,11 +326,11 @@ class ScoreMemo:
         except Exception:  # noqa: BLE001 - refused, or an error the score evaluated whole gives
             return _NONE
         if value is not None:
-            _keep(self.kept.setdefault(seat, {}), reads, value)
+            _keep(self.kept.setdefault(seat, {}), reads, value, self.compile_code)
         return value
 
 
-def _find(kept: dict, state: dict):
+def _find(kept: dict, state: dict, compile_code: Optional[Callable]):
     """(the parts read, their reader, the value kept) of the part's value in `kept` (the parts
     read -> [their readers, the values kept by the values read, the look-ups so far or None],
     as `_keep_part` keeps them) whose parts hold the same values in `state`, or None."""
@@ -334,7 +339,7 @@ def _find(kept: dict, state: dict):
         if looks is not None:
             looks[0] += 1
             if looks[0] > _READ_BEFORE_WRITING:
-                read, key = reader(paths)
+                read, key = reader(paths, compile_code)
                 entry[0], entry[1], entry[3] = read, key, None
         try:
             found = by_values.get(key(state), _NONE)
@@ -351,13 +356,13 @@ def _find(kept: dict, state: dict):
     return None
 
 
-def _keep(kept: dict, reads: dict, value) -> None:
+def _keep(kept: dict, reads: dict, value, compile_code: Optional[Callable]) -> None:
     """`value` kept in `kept` (as `ScoreMemo.scores` reads it) under `reads`, the parts read ->
     their values."""
     paths = tuple(reads)
     entry = kept.get(paths)
     if entry is None:
-        entry = kept[paths] = (*reader(paths), {})
+        entry = kept[paths] = (*reader(paths, compile_code), {})
     entry[2][_as_key(reads.values())] = value
 
 
@@ -408,8 +413,8 @@ _NONE = object()
 GIVE_UP_AFTER = 8
 
 
-def new_memo(program) -> Optional[ScoreMemo]:
-    return ScoreMemo(name for name, info in program.zones.items() if info.per_player)
+def new_memo(program, compile_code: Optional[Callable] = None) -> Optional[ScoreMemo]:
+    return ScoreMemo((name for name, info in program.zones.items() if info.per_player), compile_code)
 
 
 def read_parts(state: dict, evaluate, per_player) -> tuple:

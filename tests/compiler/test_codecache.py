@@ -131,3 +131,44 @@ def test_a_game_loaded_again_in_a_process_finds_its_code():
         seen.append((cache.hits, cache.misses))
     (hits, misses), (hits_again, misses_again) = seen
     assert misses_again == misses and hits_again > hits
+
+
+# A few decisions of a greedy seat: its score's generated code and its memo's readers (3 of
+# them by the 12th move).
+GREEDY = """
+import builtins, json, sys
+compiled = []
+def counted(source, filename, *args, **kwargs):
+    if filename.startswith("<gamedsl"):
+        compiled.append(filename.split()[1])
+    return python_compile(source, filename, *args, **kwargs)
+python_compile, builtins.compile = builtins.compile, counted
+from gamedsl import load
+from gamedsl.bots.registry import make_bot
+from gamedsl.compiler import codecache
+path = sys.argv[1]
+game = load(path)
+state = game.new_game(3, seed=5)
+bot = make_bot("greedy", game, 0, 5)
+moves = []
+for _ in range(12):
+    move = bot.choose(state) if game.waiting_for(state) == [0] else game.legal_moves(state)[0]
+    moves.append(move)
+    state = game.apply(state, move)
+cache = codecache.for_game(path)
+print(json.dumps({"hits": cache.hits, "misses": cache.misses, "moves": moves, "compiled": compiled}))
+"""
+
+
+def test_a_searching_seat_finds_its_code_kept_too(tmp_path):
+    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
+    runs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", GREEDY, GAME], capture_output=True, text=True,
+                              env=env, cwd=str(ROOT), timeout=300)
+        assert done.returncode == 0, done.stderr
+        runs.append(json.loads(done.stdout))
+    first, again = runs
+    assert first["misses"] > 0 and again["misses"] == 0 and again["hits"] >= first["misses"]
+    assert "reader>" in first["compiled"] and again["compiled"] == []
+    assert again["moves"] == first["moves"]
