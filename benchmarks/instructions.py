@@ -5,8 +5,9 @@ CPU time on a shared or drifting host swings by tens of percent between runs; th
 instructions a fixed, seeded workload executes does not. For each workload below, each
 checkout (a directory holding a `gamedsl` package, such as a `git archive` of a commit) runs
 it under `valgrind --tool=callgrind` twice: the workload, then its baseline (the load and a
-warm-up game, or the load alone), and the difference is printed. Each game file is loaded
-once beforehand by its absolute path, so the parse cache holds it for that checkout.
+warm-up game, or the load alone), and the difference is printed. Each workload is run once
+beforehand, without valgrind, with the game's absolute path: the parse cache holds the file
+for that checkout, and the code cache the game's compiled code (a checkout that keeps it).
 `PYTHONHASHSEED=0` makes the runs repeatable.
 
 `python benchmarks/instructions.py --run MODE FILE N` runs one workload without valgrind
@@ -136,12 +137,13 @@ def main() -> None:
         row = []
         for tree in trees:
             path = str(tree / file)
-            # (a warm-up: the parse cache filled and, as in the counted runs, every module's
-            # bytecode written, so no count includes compiling the tree)
-            env = dict(os.environ, PYTHONPATH=str(tree))
+            # (a warm-up, the whole workload: the parse cache filled, every module's bytecode
+            # written as in the counted runs, and the game's generated code kept in the cache,
+            # so that no count includes compiling the tree or what the other run compiled)
+            env = dict(os.environ, PYTHONPATH=str(tree), PYTHONHASHSEED="0")
             env.pop("PYTHONDONTWRITEBYTECODE", None)
-            subprocess.run([sys.executable, str(Path(__file__).resolve()), "--run", mode, path, "0"], cwd=tree,
-                           env=env, check=True)
+            subprocess.run([sys.executable, str(Path(__file__).resolve()), "--run", mode, path, str(n)], cwd=tree,
+                           env=env, check=True, stdout=subprocess.DEVNULL)
             row.append(counted(tree, mode, path, n) - counted(tree, mode, path, base))
         first = row[0]
         cells = [f"{row[0] / 1e6:,.1f} M"] + [f"{v / 1e6:,.1f} M ({(v - first) / first:+.1%})" for v in row[1:]]

@@ -36,7 +36,9 @@ from gamedsl.syntax.cache_store import entry_file, load, private_folder, store
 _SUFFIX = ".code"
 # What compiled code depends on besides its source: the version of Python that compiled it.
 _PYTHON = f"{sys.implementation.cache_tag}:{importlib.util.MAGIC_NUMBER.hex()}"
-MAX_CODES = 4096  # an entry's sources (a real game writes ~30-400; an edited draft adds its own)
+# The most sources an entry keeps (a real game writes ~30-400): each edit of a draft adds the
+# sources it changed, so the entry keeps the ones used last and lets the oldest go.
+MAX_CODES = 4096
 SAVE_EVERY = 1.0  # seconds between two writes of the entry while new code comes
 
 
@@ -49,6 +51,7 @@ class CodeCache:
         self._codes: Optional[Dict[bytes, bytes]] = None  # digest -> marshalled code
         self._ready: Dict[bytes, object] = {}              # digest -> code, unmarshalled
         self._added: Dict[bytes, bytes] = {}               # compiled here, not yet written
+        self._used: Dict[bytes, bytes] = {}                # found here in the entry, not yet written
         self._saved_at = 0.0
         self._at_exit = False
         self.hits = 0    # sources whose code was found
@@ -80,17 +83,20 @@ class CodeCache:
                 code = marshal.loads(blob)
                 if shared:
                     self._ready[digest] = code
+                self._used[digest] = blob
                 self.hits += 1
                 return code
             except (EOFError, ValueError, TypeError):
                 pass  # (a damaged blob under a good signature: compiled again)
         code = compile(source, filename, "exec")
         self.misses += 1
-        if len(self._codes) < MAX_CODES:
-            if shared:
-                self._ready[digest] = code
-            self._codes[digest] = self._added[digest] = marshal.dumps(code)
-            self._keep()
+        if len(self._codes) >= MAX_CODES:  # (a process that met many drafts: the oldest go)
+            self._codes.clear()
+            self._ready.clear()
+        if shared:
+            self._ready[digest] = code
+        self._codes[digest] = self._added[digest] = marshal.dumps(code)
+        self._keep()
         return code
 
     def _keep(self) -> None:
@@ -115,7 +121,8 @@ class CodeCache:
         return {}
 
     def save(self) -> None:
-        """Add the code compiled here to the entry (as others left it), if there is any new."""
+        """Add the code compiled here to the entry (as others left it), if there is any new:
+        last, with the code found there, so that an entry grown too big keeps those."""
         self._saved_at = time.monotonic()
         if not self._added or self.key is None:
             return
@@ -123,11 +130,13 @@ class CodeCache:
         if entry is None:
             return
         merged = self._read()
-        for digest, blob in self._added.items():
-            if len(merged) >= MAX_CODES:
-                break
-            merged[digest] = blob
-        self._added = {}
+        for digest in (*self._used, *self._added):
+            merged.pop(digest, None)
+        merged.update(self._used)
+        merged.update(self._added)
+        if len(merged) > MAX_CODES:
+            merged = dict(list(merged.items())[-MAX_CODES:])
+        self._added, self._used = {}, {}
         store(os.path.dirname(entry), entry, (_PYTHON, merged))
 
 

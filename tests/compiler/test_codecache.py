@@ -172,3 +172,29 @@ def test_a_searching_seat_finds_its_code_kept_too(tmp_path):
     assert first["misses"] > 0 and again["misses"] == 0 and again["hits"] >= first["misses"]
     assert "reader>" in first["compiled"] and again["compiled"] == []
     assert again["moves"] == first["moves"]
+
+
+def test_an_entry_grown_too_big_keeps_the_code_used_last(tmp_path, monkeypatch):
+    """Each edit of a draft adds its own sources to the game's entry: past the bound, the
+    sources compiled or found last are kept, the oldest let go."""
+    monkeypatch.setattr(codecache, "MAX_CODES", 3)
+    key = str(tmp_path / "draft.game")
+    sources = [f"x = {n}\n" for n in range(5)]
+    first = CodeCache(key)
+    for source in sources:
+        first.compile(source, "<test>")
+    first.save()
+    again = CodeCache(key)
+    for source in reversed(sources):
+        again.compile(source, "<test>")
+    assert (again.hits, again.misses) == (3, 2)
+    again.save()
+    last = CodeCache(key)  # (the last three met: 2 found, then 1 and 0 compiled)
+    for source in sources:
+        last.compile(source, "<test>")
+    assert (last.hits, last.misses) == (3, 2)
+    last.save()
+    kept = CodeCache(key)
+    for source in sources[2:]:
+        kept.compile(source, "<test>")
+    assert (kept.hits, kept.misses) == (3, 0)
