@@ -40,6 +40,7 @@ import os
 import re
 import shutil
 import signal
+import subprocess
 import tempfile
 import threading
 import time
@@ -177,6 +178,27 @@ def as_shown(record: dict, bundle: Bundle) -> dict:
 # ---------------------------------------------------------------- running on a cluster
 
 
+def _ctrl_c_watcher() -> Optional[subprocess.Popen]:
+    """A process of this one's group that Ctrl-C stops (it neither ignores nor handles it:
+    `sleep`), or None where none can be started."""
+    try:
+        return subprocess.Popen(["sleep", "3600"], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+
+
+def _pressed(watcher: Optional[subprocess.Popen]) -> bool:
+    """Whether Ctrl-C stopped the watcher (which is stopped now, either way)."""
+    if watcher is None:
+        return False
+    stopped = watcher.poll()
+    if stopped is None:
+        watcher.kill()
+        watcher.wait()
+    return stopped == -signal.SIGINT
+
+
 class _Connection:
     """A client of a running scheduler, or of a LocalCluster started (and stopped) here."""
 
@@ -190,11 +212,14 @@ class _Connection:
         kind, value = parse_target(str(target))
         if kind == "local":
             # Ctrl-C reaches every process of the terminal's group; it is this process's to
-            # handle (cancel, keep what finished), so the workers are started ignoring it. A
+            # handle (cancel, keep what finished), so the workers are started ignoring it: this
+            # process ignores it while they start (they inherit that), and a watcher started
+            # before, which does not ignore it, tells whether it was pressed meanwhile. A
             # task's failure reaches this process as the task's error; what the workers would
             # log besides (a heartbeat to a scheduler closing under Ctrl-C, with its traceback)
             # is not the user's to read, so only a critical failure of theirs is shown.
             main = threading.current_thread() is threading.main_thread()
+            watcher = _ctrl_c_watcher() if main else None
             previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
             try:
                 self.cluster = distributed.LocalCluster(
@@ -203,6 +228,10 @@ class _Connection:
             finally:
                 if main:
                     signal.signal(signal.SIGINT, previous)
+                pressed = _pressed(watcher)  # (the watcher stopped, whatever happened)
+            if pressed:
+                self.cluster.close()
+                raise KeyboardInterrupt
             self.client = distributed.Client(self.cluster)
             return
         try:

@@ -199,6 +199,47 @@ def test_ctrl_c_at_the_terminal_stops_a_local_cluster_run_cleanly(tmp_path):
     assert games == sorted(set(games))
 
 
+def _started_python(pid: int) -> bool:
+    """Whether `pid` has started a Python process (a local cluster's worker): Linux's /proc."""
+    kids = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as f:
+                kids += f.read().split()
+        return any("python" in Path(f"/proc/{kid}/cmdline").read_text() for kid in kids)
+    except OSError:
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="sees the workers start through /proc")
+def test_ctrl_c_while_the_local_workers_start_stops_the_command(tmp_path):
+    """Ctrl-C pressed while a local cluster's workers are starting (they are started ignoring
+    it): once they have started, the command stops as it does once games run — exit 130, a
+    partial run of no games, no traceback — and leaves no process behind."""
+    out = tmp_path / "sim"
+    proc = subprocess.Popen([sys.executable, "-m", "gamedsl", "simulate", HIGH_CARD, "-n", "1000000", "--seats",
+                             "random,random", "--cluster", "local:2", "--quiet", "--no-plots", "--out", str(out)],
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True, env=dict(os.environ, PYTHONPATH=str(ROOT)))
+    deadline = time.monotonic() + 120
+    while proc.poll() is None and not _started_python(proc.pid) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        pytest.fail("the command went on after a Ctrl-C pressed while its workers started")
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "interrupted:" in err
+    assert json.loads((out / "run.json").read_text())["complete"] is False
+    with pytest.raises(ProcessLookupError):  # (the group is empty: no worker, no watcher left)
+        for _ in range(100):
+            os.killpg(proc.pid, 0)
+            time.sleep(0.05)
+
+
 def test_a_run_whose_every_worker_died_ships_the_game_again(tmp_path):
     """With one worker, its death loses the game's files the cluster held: they are shipped
     again and every game is played once."""
