@@ -1,11 +1,12 @@
 """The compiled code of a game's generated sources, kept between runs beside its parsed files.
 
 The compiling back end writes Python for a game as it first runs each part of it (a block,
-a choice's listing, an expression, the copier) and hands it to `compile()`: 20-55 ms for a
-real game, paid again by every process that plays it. The same text always compiles to the
-same code, and the generator writes the same text for the same rules in every process (the
-names it makes come from what they hold: see gamedsl/compiler/pysource.py). So the code of
-each source is kept by the digest of its text, the way Python keeps a module's in a .pyc:
+a choice's listing, an expression, the copier, a search's memo readers) and hands it to
+`compile()`: 20-55 ms for a real game, paid again by every process that plays it. The same
+text always compiles to the same code, and the generator writes the same text for the same
+rules in every process (the names it makes come from what they hold: see
+gamedsl/compiler/pysource.py). So the code of each source is kept by the digest of its
+text, the way Python keeps a module's in a .pyc:
 
 - one entry per game file in the private cache folder (gamedsl/syntax/cache_store.py:
   signed with the user's key before anything in it is read, written whole or not at all,
