@@ -55,6 +55,7 @@ class CodeCache:
         self._used: Dict[bytes, bytes] = {}                # found here in the entry, not yet written
         self._saved_at = 0.0
         self._at_exit = False
+        self._where: Optional[tuple] = None  # (the entry's file or None), found once
         self.hits = 0    # sources whose code was found
         self.misses = 0  # sources compiled
 
@@ -110,8 +111,12 @@ class CodeCache:
             self.save()
 
     def _entry(self) -> Optional[str]:
-        folder = private_folder() if self.key is not None else None
-        return entry_file(folder, "code\0" + self.key, _SUFFIX) if folder is not None else None
+        """The entry's file, in the cache folder as it was when first asked (what is compiled
+        is written where it was read from, whatever the environment says by then)."""
+        if self._where is None:
+            folder = private_folder() if self.key is not None else None
+            self._where = (entry_file(folder, "code\0" + self.key, _SUFFIX) if folder is not None else None,)
+        return self._where[0]
 
     def _read(self) -> Dict[bytes, bytes]:
         entry = self._entry()

@@ -198,3 +198,15 @@ def test_an_entry_grown_too_big_keeps_the_code_used_last(tmp_path, monkeypatch):
     for source in sources[2:]:
         kept.compile(source, "<test>")
     assert (kept.hits, kept.misses) == (3, 0)
+
+
+def test_code_is_written_where_its_entry_was_read(tmp_path, monkeypatch):
+    """A process whose cache folder changes while it runs (a test suite's, put back when it
+    ends) writes what it compiled beside the entry it read, not into the folder it ends in."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "first"))
+    cache = CodeCache(str(tmp_path / "game.game"))
+    cache.compile("x = 1\n", "<test>")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "later"))
+    cache.save()
+    assert list((tmp_path / "first" / "gamedsl").glob("*.code"))
+    assert not (tmp_path / "later").exists()
