@@ -41,6 +41,7 @@ _PYTHON = f"{sys.implementation.cache_tag}:{importlib.util.MAGIC_NUMBER.hex()}"
 # sources it changed, so the entry keeps the ones used last and lets the oldest go.
 MAX_CODES = 4096
 SAVE_EVERY = 1.0  # seconds between two writes of the entry while new code comes
+_UNASKED = object()  # (the entry's file, before it is first asked for)
 
 
 class CodeCache:
@@ -55,7 +56,7 @@ class CodeCache:
         self._used: Dict[bytes, bytes] = {}                # found here in the entry, not yet written
         self._saved_at = 0.0
         self._at_exit = False
-        self._where: Optional[tuple] = None  # (the entry's file or None), found once
+        self._where = _UNASKED  # the entry's file (None: none), found once
         self.hits = 0    # sources whose code was found
         self.misses = 0  # sources compiled
 
@@ -92,18 +93,17 @@ class CodeCache:
                 pass  # (a damaged blob under a good signature: compiled again)
         code = compile(source, filename, "exec")
         self.misses += 1
-        if len(self._codes) >= MAX_CODES:  # (a process that met many drafts: the oldest go)
+        if max(len(self._codes), len(self._ready)) >= MAX_CODES:  # (many drafts met: the oldest go)
             self._codes.clear()
             self._ready.clear()
         if shared:
             self._ready[digest] = code
-        self._codes[digest] = self._added[digest] = marshal.dumps(code)
-        self._keep()
+        if self.key is not None:  # (a cache kept nowhere has nothing to write)
+            self._codes[digest] = self._added[digest] = marshal.dumps(code)
+            self._keep()
         return code
 
     def _keep(self) -> None:
-        if self.key is None:
-            return
         if not self._at_exit:
             self._at_exit = True
             atexit.register(self.save)
@@ -113,10 +113,10 @@ class CodeCache:
     def _entry(self) -> Optional[str]:
         """The entry's file, in the cache folder as it was when first asked (what is compiled
         is written where it was read from, whatever the environment says by then)."""
-        if self._where is None:
+        if self._where is _UNASKED:
             folder = private_folder() if self.key is not None else None
-            self._where = (entry_file(folder, "code\0" + self.key, _SUFFIX) if folder is not None else None,)
-        return self._where[0]
+            self._where = entry_file(folder, "code\0" + self.key, _SUFFIX) if folder is not None else None
+        return self._where
 
     def _read(self) -> Dict[bytes, bytes]:
         entry = self._entry()
@@ -130,7 +130,7 @@ class CodeCache:
         """Add the code compiled here to the entry (as others left it), if there is any new:
         last, with the code found there, so that an entry grown too big keeps those."""
         self._saved_at = time.monotonic()
-        if not self._added or self.key is None:
+        if not self._added:
             return
         entry = self._entry()
         if entry is None:

@@ -752,10 +752,10 @@ class SourceCompiler:
     def _named_function(self, prefix: str, lines: List[str]):
         """The function whose source is `lines` (its first line `_UNNAMED(...)`), named by
         that source: one written twice, for two expressions, is defined once."""
-        body = "\n".join(lines[1:])
-        name = self._bound(prefix, lines[0] + "\n" + body, None)
+        source = "\n".join(lines)
+        name = self._bound(prefix, source, None)
         if name not in self.sources:
-            self._define(lines[0].replace(_UNNAMED, "def " + name, 1) + "\n" + body, name)
+            self._define(source.replace(_UNNAMED, "def " + name, 1), name)
         return self.ns[name]
 
     def _written(self, frame, block: _Block, code: str) -> List[str]:

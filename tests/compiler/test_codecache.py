@@ -52,12 +52,17 @@ print(json.dumps({"hits": cache.hits, "misses": cache.misses,
 """
 
 
-def play(home: Path, seed: int, games: int = 2, hash_seed: str = "0") -> dict:
+def run(script: str, home: Path, *args: str, hash_seed: str = "0") -> dict:
+    """What `script`, run in a process of its own with the cache folder `home`, printed."""
     env = dict(os.environ, XDG_CACHE_HOME=str(home), PYTHONPATH=str(ROOT), PYTHONHASHSEED=hash_seed)
-    done = subprocess.run([sys.executable, "-c", PLAY, GAME, str(seed), str(games)], capture_output=True,
+    done = subprocess.run([sys.executable, "-c", script, GAME, *args], capture_output=True,
                           text=True, env=env, cwd=str(ROOT), timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
+
+
+def play(home: Path, seed: int, games: int = 2, hash_seed: str = "0") -> dict:
+    return run(PLAY, home, str(seed), str(games), hash_seed=hash_seed)
 
 
 def test_a_second_process_compiles_nothing_and_plays_the_same_game(tmp_path):
@@ -161,14 +166,7 @@ print(json.dumps({"hits": cache.hits, "misses": cache.misses, "moves": moves, "c
 
 
 def test_a_searching_seat_finds_its_code_kept_too(tmp_path):
-    env = dict(os.environ, XDG_CACHE_HOME=str(tmp_path), PYTHONPATH=str(ROOT))
-    runs = []
-    for _ in range(2):
-        done = subprocess.run([sys.executable, "-c", GREEDY, GAME], capture_output=True, text=True,
-                              env=env, cwd=str(ROOT), timeout=300)
-        assert done.returncode == 0, done.stderr
-        runs.append(json.loads(done.stdout))
-    first, again = runs
+    first, again = run(GREEDY, tmp_path), run(GREEDY, tmp_path)
     assert first["misses"] > 0 and again["misses"] == 0 and again["hits"] >= first["misses"]
     assert "reader>" in first["compiled"] and again["compiled"] == []
     assert again["moves"] == first["moves"]
