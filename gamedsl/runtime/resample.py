@@ -147,7 +147,8 @@ class _Layout:
             if w is None:
                 unseen.setdefault(kind_of[c], []).append(c)
         self.pools = {kind: sorted(ids) for kind, ids in unseen.items()}
-        self.sort_keys: Dict[str, _SortKeys] = {}  # a sorted zone's name -> its components' places
+        # a zone's name -> its components' places in it when sorted (False: not a sorted zone)
+        self.sort_keys: Dict[str, object] = {}
         self.spots = None  # (target, read) -> what `_Deal._spots` gives, once indexed
 
     def index(self, places) -> None:
@@ -168,6 +169,7 @@ class _Layout:
             self.of_zone[name] = self.of_zone.get(name, frozenset()) | {i}
         self.unseen = frozenset(c for ids in self.pools.values() for c in ids)
         self.spots: Dict[tuple, tuple] = {}
+        self.places_read: Dict[tuple, frozenset] = {}  # the parts facts read -> the places among them
 
 
 class _Deal:
@@ -188,6 +190,8 @@ class _Deal:
         self.held: List[List[int]] = [[] for _ in self.places]  # per place: the components now in its open slots
         self.spare: Dict[str, List[int]] = {}  # kind -> the unseen components in no zone
         self.sort_keys = layout.sort_keys
+        self.publics = machine.p.publics
+        self.ctx = Ctx(machine.p, sample, {}, self.cat, pure=True)  # (the public facts' evaluations')
 
     def deal_all(self, rng: random.Random) -> None:
         """Every unseen component dealt at random: each kind's in one random order, into the
@@ -220,11 +224,11 @@ class _Deal:
             z[:] = [shown[k] if k in shown else next(dealt) for k in range(len(z))]
         else:
             z[:] = comps
-        zone = self.machine.p.zones[name]
-        if zone.sorted_by is not None:
-            keys = self.sort_keys.get(name)
-            if keys is None:
-                keys = self.sort_keys[name] = _SortKeys(zone, self.cat.attrs)
+        keys = self.sort_keys.get(name)
+        if keys is None:
+            zone = self.machine.p.zones[name]
+            keys = self.sort_keys[name] = _SortKeys(zone, self.cat.attrs) if zone.sorted_by is not None else False
+        if keys is not False:
             z.sort(key=keys.__getitem__)
         for c in z:
             where[c] = [name, owner, None]
@@ -271,20 +275,23 @@ class _Deal:
         self.slots = [(z, name, owner, keys, grid)
                       for (name, owner, z), (keys, grid) in zip(self.places, layout.slot_keys)]
         self.resort = set()
+        self.places_read = layout.places_read
 
     def facts(self, o: int, wanted: list, record: bool = True):
         """Whether seat o's public facts in the sample, as every view writes them, are
         `wanted` (looked at in order, up to the first that is not), and (with `record`) the
         places the seat cannot look into that the facts looked at read (all of them where
         that is not known)."""
-        program, cat = self.machine.p, self.cat
+        publics, write, cat = self.publics, self.machine.p.write, self.cat
 
         def evaluate(read):
-            ctx = Ctx(program, read, {}, cat, pure=True)
-            for (_, var, fn, kind), value in zip(program.publics, wanted):
+            # (each evaluation starts afresh, as a new context would)
+            ctx = self.ctx
+            ctx.state, ctx.depth, ctx.work, ctx.memo = read, 0, 0, None
+            for (_, var, fn, kind), value in zip(publics, wanted):
                 ctx.env = {var: o}
                 v = fn(ctx)
-                if (program.write(v, kind, cat) if kind in ("player", "component") else v) != value:
+                if (write(v, kind, cat) if kind in ("player", "component") else v) != value:
                     return False
             return True
 
@@ -294,7 +301,10 @@ class _Deal:
             same, parts = read_parts(self.sample, evaluate, self.per_player)
         except Exception:  # noqa: BLE001 - read in a way not followed: every place counts
             return evaluate(self.sample), self.every
-        return same, self._places_read(parts)
+        places = self.places_read.get(parts)
+        if places is None:
+            places = self.places_read[parts] = self._places_read(parts)
+        return same, places
 
     def _places_read(self, parts) -> frozenset:
         out = frozenset()
@@ -319,24 +329,26 @@ class _Deal:
         zone changes places with one the targets gave up, at random: those places stay in a
         random order, and keep their counts of each kind."""
         targets, spots = self._spots(target, read)
-        held, spare, slots, resort = self.held, self.spare, self.slots, self.resort
+        held, slots = self.held, self.slots
         where = self.sample["where"]
-        dealt: Dict[str, iter] = {}
+        dealt: Dict[str, list] = {}
         for kind, (mine, at) in spots.items():
             picked = picks(rng, len(at), mine)
             # (a target's own slots come first: a pick past them takes a component from
             # elsewhere, whose spot gets one the targets gave up)
-            kept = set(picked)
-            given_up = (held[i][k] for j, (i, k) in enumerate(at[:mine]) if j not in kept)
             comps = []
+            given_up = None
             for j in picked:
                 i, k = at[j]
                 if j < mine:
                     comps.append(held[i][k])
                     continue
+                if given_up is None:
+                    kept = set(picked)
+                    given_up = iter([held[i][k] for j, (i, k) in enumerate(at[:mine]) if j not in kept])
                 c = next(given_up)
                 if i is None:  # (from no zone: the given-up component lies in none)
-                    rest = spare[kind]
+                    rest = self.spare[kind]
                     comps.append(rest[k])
                     rest[k] = c
                     where[c] = None
@@ -346,17 +358,24 @@ class _Deal:
                 held_there[k] = c
                 z, name, owner, keys, grid = slots[i]
                 if keys is None:  # (a sorted zone: sorted again once the targets are dealt)
-                    resort.add(i)
+                    self.resort.add(i)
                     continue
                 key = keys[k]
                 z[key] = c
                 where[c] = [name, owner, key if grid else None]
-            dealt[kind] = iter(comps)
-        for i in targets:
-            self.put(i, [next(dealt[kind]) for kind in self.kinds[i]])
-        for i in resort:
-            self.put(i, held[i])
-        resort.clear()
+            dealt[kind] = comps
+        kinds = self.kinds
+        if len(targets) == 1 and len(dealt) == 1:  # (one place of one kind: the picks in order)
+            self.put(targets[0], comps)
+        else:
+            dealt_in_order = {kind: iter(comps) for kind, comps in dealt.items()}
+            for i in targets:
+                self.put(i, [next(dealt_in_order[kind]) for kind in kinds[i]])
+        resort = self.resort
+        if resort:
+            for i in resort:
+                self.put(i, held[i])
+            resort.clear()
 
     def _spots(self, target: frozenset, read: frozenset):
         """The places `target` in order, and per kind they need: how many, and every spot to

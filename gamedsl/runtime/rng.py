@@ -57,6 +57,14 @@ def shuffle(holder: dict, items: list) -> None:
     holder["rng"] = state
 
 
+def _pool_up_to(k: int) -> int:
+    """The largest population `random.Random.sample` draws `k` of by a pool (else by a set)."""
+    return 21 + (4 ** ceil(log(k * 3, 4)) if k > 5 else 0)
+
+
+_POOL_UP_TO = tuple(_pool_up_to(k) for k in range(256))
+
+
 def picks(rng, n: int, k: int) -> list:
     """`rng.sample(range(n), k)` of a `random.Random`, draw for draw: Python's algorithm
     written out without its checks (a bot's sampled world redeals a hand many times)."""
@@ -64,19 +72,17 @@ def picks(rng, n: int, k: int) -> list:
         raise ValueError("sample larger than population or is negative")
     getrandbits = rng.getrandbits
     picked = [0] * k
-    pool_up_to = 21
-    if k > 5:
-        pool_up_to += 4 ** ceil(log(k * 3, 4))
-    if n <= pool_up_to:
+    if n <= (_POOL_UP_TO[k] if k < len(_POOL_UP_TO) else _pool_up_to(k)):
         pool = list(range(n))
+        left = n
         for i in range(k):
-            left = n - i
             bits = left.bit_length()
             j = getrandbits(bits)
             while j >= left:
                 j = getrandbits(bits)
             picked[i] = pool[j]
-            pool[j] = pool[left - 1]
+            left -= 1
+            pool[j] = pool[left]
         return picked
     taken = set()
     bits = n.bit_length()
