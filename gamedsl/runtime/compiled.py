@@ -56,7 +56,6 @@ class CompiledMachine(Machine):
             super().run(state, stop_depth)
             return
         steps = 0
-        self.start_budget()
         stack = state["stack"]
         flow = state["flow"]
         max_steps = self.max_steps
@@ -64,7 +63,7 @@ class CompiledMachine(Machine):
         sizes = self.block_sizes
         # one context for the run: each block's function gives it the block's local names,
         # and each statement starts its work count afresh
-        ctx = self.ctx(state, {})
+        ctx = self.run_context(state)
         while state["pending"] is None and not flow["over"]:
             if not stack:
                 self.advance_flow(state)

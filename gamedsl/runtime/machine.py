@@ -64,6 +64,9 @@ class Machine:
         self._positions: dict = {}  # id(an alternative) -> (it, its component parameters' places)
         self._table_positions: dict = {}  # id(a choice's alternatives) -> (them, their places)
         self._facts: dict = {}  # a choice statement's index -> what _choice_facts keeps of it
+        # a choice statement's index -> its alternatives by name: (the alternative, its
+        # parameters' names, its body)
+        self._entries: dict = {}
         # Whether the state the run leaves is played on (the usual case: a `choose` reached
         # lists its moves, kept for the listing that nearly always follows) or only scored by
         # a bot (no choice looked at); and whether `say` writes its messages (not in a state
@@ -140,6 +143,19 @@ class Machine:
         """The statement the innermost block frame is running (its index is already past it)."""
         frame = next(f for f in reversed(state["stack"]) if f["k"] == "blk")
         return self.blocks[frame["b"]][frame["i"] - 1]
+
+    def run_context(self, state) -> Ctx:
+        """A run's start: `start_budget`, and the statements' context (`ctx`) with no local
+        names yet."""
+        self.run_work = 0
+        self._drawn = 0
+        ctx, last = self._statement_ctx, self._last_catalogue
+        if (ctx is not None and last is not None and last[0] is state["options"] and last[1] == state["n"]
+                and ctx.cat is last[2]):
+            ctx.state, ctx.env, ctx.depth, ctx.work, ctx.memo, ctx.pure = state, {}, 0, 0, None, False
+            return ctx
+        self.start_budget()
+        return self.ctx(state, {})
 
     def start_budget(self) -> None:
         """A run's step budget starts afresh: no statement run, no work counted."""
@@ -1557,16 +1573,26 @@ class Machine:
 
     def enter_alternative(self, state, choice, alts, move):
         if alts is choice.alts:
-            alt = self._choice_facts(choice.sid)[1][move["alt"]]
+            entries = self._entries.get(choice.sid)
+            if entries is None:
+                entries = self._entries[choice.sid] = {
+                    name: (a, tuple(p.name for p in a.params), a.body)
+                    for name, a in self._choice_facts(choice.sid)[1].items()}
+            alt, names, body = entries[move["alt"]]
         else:
             alt = next(a for a in alts if a.name == move["alt"])
+            names, body = tuple(p.name for p in alt.params), alt.body
         if self.observer is not None:
             self.observer.alternative(choice.sid, alt.name, [
                 v for p, v in zip(alt.params, move["args"]) if p.kind == "component" and isinstance(v, int)])
-        env = self.env(state)
-        for param, value in zip(alt.params, move["args"]):
-            env[param.name] = value
-        state["stack"].append({"k": "blk", "b": alt.body, "i": 0})
+        stack = state["stack"]
+        if names:
+            # the parameters are locals of the innermost activation (`env`, written out)
+            for frame in reversed(stack):
+                if frame["k"] == "act":
+                    frame["env"].update(zip(names, move["args"]))
+                    break
+        stack.append({"k": "blk", "b": body, "i": 0})
 
     # ------------------------------------------------------------ a new game
     def new_state(self, n: int, seed: int, options: dict, max_turns: int = DEFAULT_MAX_TURNS) -> dict:
