@@ -19,6 +19,7 @@ from gamedsl.errors import RuleError, UsageError
 from gamedsl.files import FileRefused, identity, read_bytes
 from gamedsl.language import MAX_SOURCE_BYTES
 from gamedsl.syntax.cache import parse
+from gamedsl.syntax.cache_store import Kept
 from gamedsl.syntax.tablefiles import parse_csv
 from gamedsl.runtime.wordlists import Folding, option_in_name, word_list
 from gamedsl.checker.checker import CheckResult, check
@@ -28,6 +29,8 @@ from gamedsl.compiler.compiler import Compiler
 from gamedsl.runtime.game import Game
 
 MAX_EXTENDS = 10
+# where word lists keep their indexes between runs (the private cache folder)
+_WORD_INDEXES = Kept(".words")
 
 # Declarations a variant replaces by name; the others (game, players, setup, turn,
 # score, tiebreak) there is one of, and a variant's replaces the base's.
@@ -175,7 +178,7 @@ def read_words_file(decl: A.WordsDecl, decls: List, diags: List[Diagnostic]) -> 
             if not path.is_file():
                 raise GameError([Diagnostic("E001", f"cannot read '{name}': no such file beside the game", span)])
             path, checked = checked_beside(Path(decl.span.file), name, span)
-            lists.append((value, word_list(path, folding, checked)))
+            lists.append((value, word_list(path, folding, checked, _WORD_INDEXES)))
         except GameError as err:
             diags.extend(err.diagnostics)
         except OSError as err:

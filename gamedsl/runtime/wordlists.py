@@ -10,7 +10,9 @@ shared by every game of the process (keyed by the file's path, size and mtime).
 from __future__ import annotations
 
 import gzip
+import hashlib
 import io
+import marshal
 from bisect import bisect_left
 from collections import Counter
 from itertools import product
@@ -109,9 +111,14 @@ class WordList:
     built (one branch for itself and one for each letter of its set), so a query walks letters
     with one dict look-up each; only a wild mark in the query branches, over a node's children."""
 
-    def __init__(self, path: str, read: Callable[[], str], folding: Folding = NO_FOLDING):
+    def __init__(self, path: str, read: Callable[[], str], folding: Folding = NO_FOLDING, kept=None):
         self.path = path
         self._read = read
+        # where formable's index is kept between runs, by the digest of the list's text: an
+        # object with get(name) -> bytes or None, and put(name, blob)
+        # (gamedsl.syntax.cache_store.Kept); None: built in every process
+        self._kept = kept
+        self._digest = ""
         self.folding = folding
         self._fold = {k.lower(): v.lower() for k, v in folding.fold}
         self._fold_table = str.maketrans(self._fold)  # one letter to one letter (the checker sees to it)
@@ -136,7 +143,9 @@ class WordList:
             self._expands[key] = tuple(dict.fromkeys([key] + list(self.fold(letters))))
 
     def _load(self) -> None:
-        self._words = frozenset(w for w in (line.strip().lower() for line in self._read().splitlines())
+        text = self._read()
+        self._digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+        self._words = frozenset(w for w in (line.strip().lower() for line in text.splitlines())
                                 if w and not w.startswith("#"))
 
     @property
@@ -404,12 +413,9 @@ class WordList:
         held it (a word using it n + 1 times, n >= 1 of them from the hand). A branch with
         one key left is that key's rest and its words (a node per letter would take ~50 MB);
         branches are made as walks first reach them."""
-        if self._sorted_trie is None:
-            entries = sorted(self._index.items())
-            keys = [k for k, _ in entries]
-            self._sorted_trie = _key_level(keys, entries, 0, 0, len(entries)) if entries else {}
-            self._sorted_keys = keys, entries
         keys, entries = self._sorted_keys
+        if self._sorted_trie is None:
+            self._sorted_trie = _key_level(keys, entries, 0, 0, len(entries)) if entries else {}
         left = dict(have)
         found: set = set()
 
@@ -465,16 +471,38 @@ class WordList:
         step(self._sorted_trie, doubles, 0)
         return sorted(found)
 
+    def _formable_entries(self) -> list:
+        """formable's index: for each word's letters sorted, the words they spell (sorted), in
+        the order of the keys. Built from the words (a quarter of a second for a list of
+        100,000), or read back as a process before this one kept it (`kept`)."""
+        words = self.words  # (read first: the digest of its text names what is kept)
+        name = f"formable {self._digest}"
+        if self._kept is not None:
+            blob = self._kept.get(name)
+            if blob is not None:
+                try:
+                    entries = marshal.loads(blob)
+                except (EOFError, ValueError, TypeError):
+                    entries = None
+                if _index_entries(entries):
+                    return entries
+        grouped: Dict[str, list] = {}
+        for w in words:
+            grouped.setdefault("".join(sorted(w)), []).append(w)
+        # (tuples of texts: the cyclic garbage collector stops tracking them, so the
+        # ~100,000 groups of a large list are not gone through at each full collection)
+        entries = sorted((k, tuple(sorted(v))) for k, v in grouped.items())
+        if self._kept is not None:
+            self._kept.put(name, marshal.dumps(entries))
+        return entries
+
     def formable(self, letters: List[str], doubles: int = 0) -> List[str]:
         """Every word spelt by a sub-multiset of `letters` (one-letter texts), where up to
         `doubles` of the letters used may be used once more. Sorted, each word once."""
         if self._index is None:
-            index: Dict[str, list] = {}
-            for w in self.words:
-                index.setdefault("".join(sorted(w)), []).append(w)
-            # (tuples of texts: the cyclic garbage collector stops tracking them, so the
-            # ~100,000 groups of a large list are not gone through at each full collection)
-            self._index = {k: tuple(sorted(v)) for k, v in index.items()}
+            entries = self._formable_entries()
+            self._index = dict(entries)
+            self._sorted_keys = [k for k, _ in entries], entries
         have = Counter(x.lower() for x in letters)
         keys = sorted(have)
         # a game asks again and again for the same hands (each listing of the moves, each
@@ -544,14 +572,27 @@ def _key_level(keys: list, entries: list, depth: int, lo: int, hi: int):
     return node
 
 
-def word_list(path: Path, folding: Folding = NO_FOLDING, checked=None) -> WordList:
+def _index_entries(value) -> bool:
+    """Whether a value read back is an index as _formable_entries makes it (its first entry
+    looked at: what is kept is written by this module alone, and signed)."""
+    if type(value) is not list:
+        return False
+    if not value:
+        return True
+    first = value[0]
+    return (type(first) is tuple and len(first) == 2 and type(first[0]) is str and type(first[1]) is tuple
+            and all(type(w) is str for w in first[1]))
+
+
+def word_list(path: Path, folding: Folding = NO_FOLDING, checked=None, kept=None) -> WordList:
     """The list of a file with its folding, shared while the file is unchanged. `checked`: what
-    the file must still be when it is read (see read_list_text)."""
+    the file must still be when it is read (see read_list_text); `kept`: where its indexes
+    are kept between runs (see WordList)."""
     st = path.stat()
     key = (str(path.resolve()), st.st_size, st.st_mtime_ns, st.st_ino, folding)
     wl = _CACHE.get(key)
     if wl is None:
-        wl = _CACHE[key] = WordList(str(path), lambda: read_list_text(path, checked), folding)
+        wl = _CACHE[key] = WordList(str(path), lambda: read_list_text(path, checked), folding, kept)
     return wl
 
 

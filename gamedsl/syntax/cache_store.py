@@ -2,8 +2,9 @@
 and signed.
 
 Shared by the whole-file cache (gamedsl.syntax.cache), the per-declaration one
-(gamedsl.syntax.decl_cache) and the built parser (gamedsl.syntax.parser); what an entry holds
-is theirs to say.
+(gamedsl.syntax.decl_cache), the built parser (gamedsl.syntax.parser), the compiled code
+(gamedsl.compiler.codecache) and the indexes of word lists (`Kept`); what an entry holds is
+theirs to say.
 
 Entries are pickles, and unpickling runs whatever the pickle says: so an entry is unpickled
 only once its signature is verified, an HMAC-SHA256 under a key of the user's own (random,
@@ -19,6 +20,7 @@ import hmac
 import os
 import pickle
 import stat
+import sys
 from typing import Optional
 
 MAX_ENTRIES = 256
@@ -155,3 +157,29 @@ def _prune(folder: str, suffix: str) -> None:
             os.unlink(e.path)
         except OSError:
             pass
+
+
+class Kept:
+    """Blobs kept by name in the private cache folder, one signed entry each (`suffix`: their
+    kind): for a part of the engine that must not know where, or how, they are kept (the
+    runtime's word lists keep an index through one). A blob written by another version of
+    Python, or an entry that cannot be read or verified, is not found."""
+
+    _PYTHON = f"{sys.implementation.cache_tag}:{sys.version_info[0]}.{sys.version_info[1]}"
+
+    def __init__(self, suffix: str):
+        self.suffix = suffix
+
+    def get(self, name: str) -> Optional[bytes]:
+        folder = private_folder()
+        if folder is None:
+            return None
+        saved = load(entry_file(folder, name, self.suffix))
+        if isinstance(saved, tuple) and len(saved) == 2 and saved[0] == self._PYTHON and type(saved[1]) is bytes:
+            return saved[1]
+        return None
+
+    def put(self, name: str, blob: bytes) -> None:
+        folder = private_folder()
+        if folder is not None:
+            store(folder, entry_file(folder, name, self.suffix), (self._PYTHON, blob))
