@@ -364,13 +364,13 @@ class _Deal:
                 z[key] = c
                 where[c] = [name, owner, key if grid else None]
             dealt[kind] = comps
-        kinds = self.kinds
         if len(targets) == 1 and len(dealt) == 1:  # (one place of one kind: the picks in order)
+            (comps,) = dealt.values()
             self.put(targets[0], comps)
         else:
             dealt_in_order = {kind: iter(comps) for kind, comps in dealt.items()}
             for i in targets:
-                self.put(i, [next(dealt_in_order[kind]) for kind in kinds[i]])
+                self.put(i, [next(dealt_in_order[kind]) for kind in self.kinds[i]])
         resort = self.resort
         if resort:
             for i in resort:
