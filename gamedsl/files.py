@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import stat
+from functools import lru_cache
 from pathlib import Path
 from typing import Optional, Tuple
 
@@ -20,6 +21,22 @@ _FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0
 
 class FileRefused(ValueError):
     """A file that cannot be used as named: its message completes "'NAME' ..."."""
+
+
+def real_path(path: str) -> str:
+    """The path of the file itself, whatever path names it (relative, from another folder,
+    through a link): what the caches keep a file's entries and names by."""
+    try:
+        return _real_path(os.getcwd(), path)
+    except (OSError, ValueError):
+        return path
+
+
+@lru_cache(maxsize=1024)
+def _real_path(folder: str, path: str) -> str:
+    # (looked up once a process for each folder it is named from: a name is a name of the
+    # same file for as long as a command runs)
+    return os.path.realpath(os.path.join(folder, path))
 
 
 def identity(path: Path) -> Tuple[int, int]:

@@ -32,6 +32,7 @@ import sys
 import time
 from typing import Dict, Optional
 
+from gamedsl.files import real_path
 from gamedsl.syntax.cache_store import entry_file, load, private_folder, store
 
 _SUFFIX = ".code"
@@ -151,10 +152,7 @@ _CACHES: Dict[str, CodeCache] = {}
 
 def for_game(path: str) -> CodeCache:
     """The code cache of the game file at `path`, one a process."""
-    try:
-        key = os.path.realpath(path)
-    except (OSError, ValueError):
-        key = path
+    key = real_path(path)
     cache = _CACHES.get(key)
     if cache is None:
         cache = _CACHES[key] = CodeCache(key)

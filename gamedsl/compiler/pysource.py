@@ -34,7 +34,10 @@ import re
 from itertools import product
 from typing import Dict, List, Optional
 
+import attrs
+
 from gamedsl.diagnostics import Span
+from gamedsl.files import real_path
 from gamedsl.syntax import ast as A
 from gamedsl.checker import types as T
 from gamedsl.runtime import builtins as B
@@ -58,8 +61,10 @@ def _stable(value) -> Optional[str]:
     the namespace is made from it), or None: plain data (and where the rules are: a place in
     a file), not a function or an object."""
     t = type(value)
-    if t in _PLAIN_CONSTANTS or t is Span:
+    if t in _PLAIN_CONSTANTS:
         return f"{t.__name__}:{value!r}"
+    if t is Span:
+        return f"Span:{_placed(value)}"
     if t is list or t is tuple:
         parts = [_stable(v) for v in value]
         return None if None in parts else f"{t.__name__}[{', '.join(parts)}]"
@@ -67,6 +72,21 @@ def _stable(value) -> Optional[str]:
         parts = [_stable(v) for kv in value.items() for v in kv]
         return None if None in parts else f"dict[{', '.join(parts)}]"
     return None
+
+
+def _placed(node) -> str:
+    """A syntax node (or a span) written out as `repr` writes it, but each file named by its
+    real path: the same rules read through another spelling of their file's path (relative,
+    from another folder) give the same names, so the same sources and the code kept for them."""
+    t = type(node)
+    if t is Span:
+        return f"Span({real_path(node.file)!r}, {node.line}, {node.col}, {node.end_line}, {node.end_col})"
+    if attrs.has(t):
+        return f"{t.__name__}({', '.join(_placed(getattr(node, f.name)) for f in attrs.fields(t))})"
+    if t is list or t is tuple:
+        inner = ", ".join(_placed(v) for v in node)
+        return f"[{inner}]" if t is list else f"({inner},)"
+    return repr(node)
 
 
 class Unsupported(Exception):
@@ -1384,7 +1404,7 @@ class SourceCompiler:
         if name in self.d.shared_zones:
             frame.uses_state = True
             return f"_zone_items(_st, {self._name(name)}, -1)"
-        return f"{self._const(self.ex._Name(e, set()), 'read:' + repr(e))}(ctx)"
+        return f"{self._const(self.ex._Name(e, set()), 'read:' + _placed(e))}(ctx)"
 
     def _Attribute(self, e, frame):
         obj = self._gen(e.obj, frame)
@@ -1409,7 +1429,7 @@ class SourceCompiler:
             if "cstate" in cats and kinds and kinds <= self.d.comp_states.get(name, set()):
                 frame.uses_state = True
                 return f"_st['cstate'][{named}][{obj}]"
-        return f"{self._const(resolve, 'attribute:' + repr(e))}(ctx, {obj})"
+        return f"{self._const(resolve, 'attribute:' + _placed(e))}(ctx, {obj})"
 
     def _Index(self, e, frame):
         if isinstance(e.obj, A.Name) and e.obj.name in self.d.tables and not self._is_local(e.obj.name, frame):
@@ -1447,7 +1467,7 @@ class SourceCompiler:
             raise Unsupported
         ranked = self.ex.ranked_call(e)
         if ranked is not None:
-            ranked = self._const(ranked, "ranked:" + repr(e))
+            ranked = self._const(ranked, "ranked:" + _placed(e))
             return f"{ranked}(ctx, {self._const(e.span)}, _charged(ctx, {self._gen(e.args[0], frame)}))"
         if e.name == "range" and len(e.args) == 2:  # (two numbers: nothing to charge but the items)
             return f"_g_range(ctx, {self._gen(e.args[0], frame)}, {self._gen(e.args[1], frame)})"

@@ -21,9 +21,11 @@ from pathlib import Path
 from typing import List, Optional, Tuple
 
 from gamedsl.diagnostics import Diagnostic
+from gamedsl.files import real_path
 from gamedsl.language import grammar_text
 from gamedsl.syntax.cache_store import entry_file, load, private_folder, store
 from gamedsl.syntax.decl_cache import parse as parse_by_declaration
+from gamedsl.syntax.decl_cache import respelled
 
 # What the tree of a given text depends on: any change to these misses every entry.
 _PARSER_MODULES = ("syntax/parser.py", "syntax/to_ast.py", "syntax/ast.py", "syntax/decl_cache.py", "syntax/cuts.py", "diagnostics.py",
@@ -46,20 +48,24 @@ def _parser_version() -> bytes:
 
 
 def _entry(folder: str, source: str, path: str, start: str) -> Tuple[str, bytes]:
-    """The entry's file (one per path and start rule) and the digest its contents must carry."""
+    """The entry's file (one per file, whatever path names it, and start rule) and the
+    digest its contents must carry."""
     digest = hashlib.sha256(_parser_version() + source.encode("utf-8", "surrogatepass")).digest()
-    return entry_file(folder, f"{start}\0{path}", _SUFFIX), digest
+    return entry_file(folder, f"{start}\0{real_path(path)}", _SUFFIX), digest
 
 
-def _read(entry: str, digest: bytes):
+def _read(entry: str, digest: bytes, path: str):
     saved = load(entry)
-    if not (isinstance(saved, tuple) and len(saved) == 3 and saved[0] == digest):
+    if not (isinstance(saved, tuple) and len(saved) == 4 and saved[0] == digest and isinstance(saved[3], str)):
         return None
-    return saved[1], list(saved[2])
+    tree, diags = saved[1], list(saved[2])
+    if saved[3] != path:  # (kept as read through another path: the spans say this one)
+        tree, diags = respelled((tree, diags), saved[3], path)
+    return tree, diags
 
 
-def _write(folder: str, entry: str, digest: bytes, tree, diags: List[Diagnostic]) -> None:
-    store(folder, entry, (digest, tree, tuple(diags)))
+def _write(folder: str, entry: str, digest: bytes, tree, diags: List[Diagnostic], path: str) -> None:
+    store(folder, entry, (digest, tree, tuple(diags), path))
 
 
 def parse(source: str, path: str = "<text>", start: str = "game_file") -> Tuple[Optional[object], List[Diagnostic]]:
@@ -68,7 +74,7 @@ def parse(source: str, path: str = "<text>", start: str = "game_file") -> Tuple[
     if folder is None:
         return _parse_text(source, path, start)
     entry, digest = _entry(folder, source, path, start)
-    hit = _read(entry, digest)
+    hit = _read(entry, digest, path)
     if hit is not None:
         # A hit is touched so that pruning drops the entries not used for longest.
         try:
@@ -81,7 +87,7 @@ def parse(source: str, path: str = "<text>", start: str = "game_file") -> Tuple[
     else:
         tree, diags = _parse_text(source, path, start)
     if tree is not None and not any(d.is_error for d in diags):
-        _write(folder, entry, digest, tree, diags)
+        _write(folder, entry, digest, tree, diags, path)
     return tree, diags
 
 

@@ -15,10 +15,13 @@ to parse alone, the whole file is parsed instead, so a mistake is reported exact
 
 from __future__ import annotations
 
+import io
+import pickle
 from typing import Dict, List, Tuple
 
 import attrs
 
+from gamedsl.files import real_path
 from gamedsl.syntax import ast as A
 from gamedsl.syntax.cache_store import entry_file, load, store
 from gamedsl.syntax.cuts import declarations
@@ -36,10 +39,10 @@ def parse(folder: str, source: str, path: str, version: bytes):
     if len(pieces) < 2:
         return parse_text(source, path)
     record = _record_file(folder, path)
-    parsed = _parse_pieces(pieces, _read(record, version), path, keep_going=False)
+    parsed = _parse_pieces(pieces, _read(record, version, path), path, keep_going=False)
     if parsed is None:
         return parse_text(source, path)  # the whole file, for the diagnostics it gives
-    store(folder, record, (version, parsed))
+    store(folder, record, (version, parsed, path))
     return _joined(pieces, parsed, path)
 
 
@@ -160,11 +163,34 @@ def _line_of(diag: Diagnostic, default: int):
 
 
 def _record_file(folder: str, path: str) -> str:
-    return entry_file(folder, f"decls\0{path}", SUFFIX)
+    return entry_file(folder, f"decls\0{real_path(path)}", SUFFIX)
 
 
-def _read(record: str, version: bytes) -> dict:
+def _read(record: str, version: bytes, path: str) -> dict:
     saved = load(record)
-    if isinstance(saved, tuple) and len(saved) == 2 and saved[0] == version and isinstance(saved[1], dict):
-        return saved[1]
+    if (isinstance(saved, tuple) and len(saved) == 3 and saved[0] == version and isinstance(saved[1], dict)
+            and isinstance(saved[2], str)):
+        return saved[1] if saved[2] == path else respelled(saved[1], saved[2], path)
     return {}
+
+
+class _Respeller(pickle.Pickler):
+    """Pickles a value with every span in the file `old` moved to the file `new`."""
+
+    def __init__(self, buffer, old: str, new: str):
+        super().__init__(buffer, protocol=pickle.HIGHEST_PROTOCOL)
+        self.old, self.new = old, new
+
+    def reducer_override(self, obj):
+        if type(obj) is A.Span and obj.file == self.old:
+            return A.Span, (self.new, obj.line, obj.col, obj.end_line, obj.end_col)
+        return NotImplemented
+
+
+def respelled(value, old: str, new: str):
+    """`value` (trees, diagnostics, containers of them) with every span in the file `old`
+    in the file `new`: the same file named by another path, which is how a command that
+    named it so shows where things are."""
+    buffer = io.BytesIO()
+    _Respeller(buffer, old, new).dump(value)
+    return pickle.loads(buffer.getvalue())

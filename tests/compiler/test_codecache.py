@@ -52,17 +52,18 @@ print(json.dumps({"hits": cache.hits, "misses": cache.misses,
 """
 
 
-def run(script: str, home: Path, *args: str, hash_seed: str = "0") -> dict:
-    """What `script`, run in a process of its own with the cache folder `home`, printed."""
+def run(script: str, home: Path, *args: str, hash_seed: str = "0", game: str = GAME, cwd: Path = ROOT) -> dict:
+    """What `script`, run in a process of its own with the cache folder `home` and the game
+    named by `game` from the folder `cwd`, printed."""
     env = dict(os.environ, XDG_CACHE_HOME=str(home), PYTHONPATH=str(ROOT), PYTHONHASHSEED=hash_seed)
-    done = subprocess.run([sys.executable, "-c", script, GAME, *args], capture_output=True,
-                          text=True, env=env, cwd=str(ROOT), timeout=300)
+    done = subprocess.run([sys.executable, "-c", script, game, *args], capture_output=True,
+                          text=True, env=env, cwd=str(cwd), timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
 
-def play(home: Path, seed: int, games: int = 2, hash_seed: str = "0") -> dict:
-    return run(PLAY, home, str(seed), str(games), hash_seed=hash_seed)
+def play(home: Path, seed: int, games: int = 2, hash_seed: str = "0", game: str = GAME, cwd: Path = ROOT) -> dict:
+    return run(PLAY, home, str(seed), str(games), hash_seed=hash_seed, game=game, cwd=cwd)
 
 
 def test_a_second_process_compiles_nothing_and_plays_the_same_game(tmp_path):
@@ -72,6 +73,14 @@ def test_a_second_process_compiles_nothing_and_plays_the_same_game(tmp_path):
     assert again["misses"] == 0 and again["hits"] == first["misses"]
     assert again["states"] == first["states"]
     assert list((tmp_path / "home" / "gamedsl").glob("*.code"))
+
+
+def test_a_game_named_by_another_path_finds_the_code_kept_for_it(tmp_path):
+    # (the places of the rules, part of some names, are named by the file's real path)
+    first = play(tmp_path / "home", seed=1, game="games/trade_tycoon.game")
+    again = play(tmp_path / "home", seed=1, game="trade_tycoon.game", cwd=ROOT / "games")
+    assert first["misses"] > 10 and again["misses"] == 0 and again["hits"] == first["misses"]
+    assert again["states"] == first["states"] and again["texts"] == first["texts"]
 
 
 def test_the_generated_text_does_not_depend_on_what_was_played_first(tmp_path):

@@ -6,8 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
+from gamedsl.diagnostics import Span
 from gamedsl.syntax import cache as ast_cache
 from gamedsl.syntax import cache_store
 from gamedsl.syntax import parser as syntax
@@ -128,3 +130,35 @@ def test_an_unchanged_file_is_checked_without_lark(tmp_path):
     runs = [subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                            env=env, cwd=str(ROOT)) for _ in range(2)]
     assert [r.stdout.split()[-1] for r in runs] == ["True", "False"], [r.stderr for r in runs]
+
+
+def spans_of(value) -> set:
+    """The files every span in a tree (or diagnostics, or containers of them) names."""
+    if isinstance(value, Span):
+        return {value.file}
+    if isinstance(value, (list, tuple)):
+        return set().union(*map(spans_of, value)) if value else set()
+    if attrs.has(type(value)):
+        return set().union(*(spans_of(getattr(value, f.name)) for f in attrs.fields(type(value))))
+    return set()
+
+
+def test_a_file_named_by_another_path_finds_its_entries_and_names_that_path(cache_home, parses, tmp_path,
+                                                                           monkeypatch):
+    # A relative path, the absolute one, a path through a link: the same file, parsed once;
+    # each tree's spans name the file as its command named it.
+    game = tmp_path / "t.game"
+    game.write_text(GAME, "utf-8")
+    (tmp_path / "link").symlink_to(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    tree, _ = ast_cache.parse(GAME, str(game))
+    for path in ("t.game", "./t.game", str(tmp_path / "link" / "t.game")):
+        again, diags = ast_cache.parse(GAME, path)
+        assert spans_of(again) == {path} and not diags
+    assert parses == [str(game)] and len(entries(cache_home)) == 1
+    # An edit read through yet another path: only the edited declaration is parsed again
+    # (its file's record of declarations is found), and every span names that path.
+    edited = GAME.replace("copies 5 per player", "copies 6 per player")
+    tree, diags = ast_cache.parse(edited, "link/t.game")
+    assert spans_of(tree) == {"link/t.game"} and not diags
+    assert parses[1:] == ["link/t.game"] and len(parses) == 2
