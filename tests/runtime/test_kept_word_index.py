@@ -24,8 +24,8 @@ HANDS = [(list("tane"), 0), (list("tnet"), 1), (["T", "E", "A"], 0), (["te", "n"
 class Keeper:
     """A `kept` that holds blobs in memory and counts what is asked of it."""
 
-    def __init__(self, blobs: Optional[Dict[str, bytes]] = None):
-        self.blobs = {} if blobs is None else blobs
+    def __init__(self):
+        self.blobs: Dict[str, bytes] = {}
         self.gets = self.puts = 0
 
     def get(self, name: str) -> Optional[bytes]:
