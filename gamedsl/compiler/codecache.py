@@ -25,19 +25,15 @@ from __future__ import annotations
 
 import atexit
 import hashlib
-import importlib.util
 import marshal
 import os
-import sys
 import time
 from typing import Dict, Optional
 
 from gamedsl.files import real_path
-from gamedsl.syntax.cache_store import entry_file, load, private_folder, store
+from gamedsl.syntax.cache_store import PYTHON, entry_file, load, private_folder, store
 
 _SUFFIX = ".code"
-# What compiled code depends on besides its source: the version of Python that compiled it.
-_PYTHON = f"{sys.implementation.cache_tag}:{importlib.util.MAGIC_NUMBER.hex()}"
 # The most sources an entry keeps (a real game writes ~30-400): each edit of a draft adds the
 # sources it changed, so the entry keeps the ones used last and lets the oldest go.
 MAX_CODES = 4096
@@ -122,7 +118,7 @@ class CodeCache:
     def _read(self) -> Dict[bytes, bytes]:
         entry = self._entry()
         saved = load(entry) if entry is not None else None
-        if (isinstance(saved, tuple) and len(saved) == 2 and saved[0] == _PYTHON
+        if (isinstance(saved, tuple) and len(saved) == 2 and saved[0] == PYTHON
                 and isinstance(saved[1], dict)):
             return {k: v for k, v in saved[1].items() if type(k) is bytes and type(v) is bytes}
         return {}
@@ -144,7 +140,7 @@ class CodeCache:
         if len(merged) > MAX_CODES:
             merged = dict(list(merged.items())[-MAX_CODES:])
         self._added, self._used = {}, {}
-        store(os.path.dirname(entry), entry, (_PYTHON, merged))
+        store(os.path.dirname(entry), entry, (PYTHON, merged))
 
 
 _CACHES: Dict[str, CodeCache] = {}

@@ -147,14 +147,13 @@ class Machine:
     def run_context(self, state) -> Ctx:
         """A run's start: `start_budget`, and the statements' context (`ctx`) with no local
         names yet."""
-        self.run_work = 0
-        self._drawn = 0
+        self.start_budget()
         ctx, last = self._statement_ctx, self._last_catalogue
         if (ctx is not None and last is not None and last[0] is state["options"] and last[1] == state["n"]
                 and ctx.cat is last[2]):
-            ctx.state, ctx.env, ctx.depth, ctx.work, ctx.memo, ctx.pure = state, {}, 0, 0, None, False
+            # (`ctx` for the kept context of the state's own catalogue, written out)
+            ctx.state, ctx.env, ctx.depth, ctx.memo, ctx.pure = state, {}, 0, None, False
             return ctx
-        self.start_budget()
         return self.ctx(state, {})
 
     def start_budget(self) -> None:

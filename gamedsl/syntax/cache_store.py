@@ -17,12 +17,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import importlib.util
 import os
 import pickle
 import stat
 import sys
 from typing import Optional
 
+# The Python that wrote an entry of compiled code or marshalled data (whose formats are that
+# version's): an entry written by another is a miss.
+PYTHON = f"{sys.implementation.cache_tag}:{importlib.util.MAGIC_NUMBER.hex()}"
 MAX_ENTRIES = 256
 MAX_ENTRY_BYTES = 64 * 1024 * 1024  # (the built parser is ~1 MB, a parsed game less)
 _KEY_NAME = "key"
@@ -165,8 +169,6 @@ class Kept:
     runtime's word lists keep an index through one). A blob written by another version of
     Python, or an entry that cannot be read or verified, is not found."""
 
-    _PYTHON = f"{sys.implementation.cache_tag}:{sys.version_info[0]}.{sys.version_info[1]}"
-
     def __init__(self, suffix: str):
         self.suffix = suffix
 
@@ -175,11 +177,11 @@ class Kept:
         if folder is None:
             return None
         saved = load(entry_file(folder, name, self.suffix))
-        if isinstance(saved, tuple) and len(saved) == 2 and saved[0] == self._PYTHON and type(saved[1]) is bytes:
+        if isinstance(saved, tuple) and len(saved) == 2 and saved[0] == PYTHON and type(saved[1]) is bytes:
             return saved[1]
         return None
 
     def put(self, name: str, blob: bytes) -> None:
         folder = private_folder()
         if folder is not None:
-            store(folder, entry_file(folder, name, self.suffix), (self._PYTHON, blob))
+            store(folder, entry_file(folder, name, self.suffix), (PYTHON, blob))

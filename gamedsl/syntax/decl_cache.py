@@ -15,9 +15,7 @@ to parse alone, the whole file is parsed instead, so a mistake is reported exact
 
 from __future__ import annotations
 
-import io
-import pickle
-from typing import Dict, List, Tuple
+from typing import Dict, List, Optional, Tuple
 
 import attrs
 
@@ -99,7 +97,7 @@ def _parse_pieces(pieces: List[Tuple[int, str]], known: dict, path: str, keep_go
         if key is not None and key not in known:
             if key[0] > 1 and key[1] in moved:
                 was, entry = moved[key[1]]
-                known[key] = (None, *_shifted((entry[1], entry[2]), key[0] - was, path))
+                known[key] = (None, *_moved((entry[1], entry[2]), key[0] - was, path))
             else:
                 missing.append(key)
                 continue
@@ -143,19 +141,29 @@ def _parse_run(parse_text, run: List[Tuple[int, str]], path: str, parsed: dict) 
     return True
 
 
-def _shifted(value, lines: int, path: str):
-    """`value` (nodes, diagnostics, tuples of them) with every span of this file `lines`
-    lines further down."""
+def _moved(value, lines: int, path: str, to: Optional[str] = None):
+    """`value` (nodes, diagnostics, tuples, lists and dicts of them) with every span of the
+    file `path` `lines` lines further down, and named `to` where given (the same file named
+    by another path)."""
     if isinstance(value, A.Span):
         if value.file != path:
             return value
-        return A.Span(path, value.line + lines, value.col, value.end_line + lines, value.end_col)
-    if isinstance(value, tuple):
-        return tuple(_shifted(v, lines, path) for v in value)
+        return A.Span(to or path, value.line + lines, value.col, value.end_line + lines, value.end_col)
+    if isinstance(value, (tuple, list)):
+        return type(value)(_moved(v, lines, path, to) for v in value)
+    if isinstance(value, dict):
+        return {k: _moved(v, lines, path, to) for k, v in value.items()}
     if attrs.has(type(value)):
-        return attrs.evolve(value, **{f.name: _shifted(getattr(value, f.name), lines, path)
+        return attrs.evolve(value, **{f.name: _moved(getattr(value, f.name), lines, path, to)
                                       for f in attrs.fields(type(value)) if f.init})
     return value
+
+
+def respelled(value, old: str, new: str):
+    """`value` (trees, diagnostics, containers of them) with every span in the file `old`
+    in the file `new`: the same file named by another path, which is how a command that
+    named it so shows where things are."""
+    return _moved(value, 0, old, new)
 
 
 def _line_of(diag: Diagnostic, default: int):
@@ -172,25 +180,3 @@ def _read(record: str, version: bytes, path: str) -> dict:
             and isinstance(saved[2], str)):
         return saved[1] if saved[2] == path else respelled(saved[1], saved[2], path)
     return {}
-
-
-class _Respeller(pickle.Pickler):
-    """Pickles a value with every span in the file `old` moved to the file `new`."""
-
-    def __init__(self, buffer, old: str, new: str):
-        super().__init__(buffer, protocol=pickle.HIGHEST_PROTOCOL)
-        self.old, self.new = old, new
-
-    def reducer_override(self, obj):
-        if type(obj) is A.Span and obj.file == self.old:
-            return A.Span, (self.new, obj.line, obj.col, obj.end_line, obj.end_col)
-        return NotImplemented
-
-
-def respelled(value, old: str, new: str):
-    """`value` (trees, diagnostics, containers of them) with every span in the file `old`
-    in the file `new`: the same file named by another path, which is how a command that
-    named it so shows where things are."""
-    buffer = io.BytesIO()
-    _Respeller(buffer, old, new).dump(value)
-    return pickle.loads(buffer.getvalue())
