@@ -1,11 +1,13 @@
 """The whole game tree of tic-tac-toe, through the API and in plain Python:
-`python benchmarks/tree_walk.py [--limit N] [--backend NAME] [FILE]`.
+`python benchmarks/tree_walk.py [--limit N] [--backend NAME | --handwritten] [FILE]`.
 
 The API walk goes depth first from `new_game`: at each state `legal_moves`, then `apply` of
 each move (a new state: the given one is untouched, so no undo), counting the finished games
 by their winners (`results`). It takes any `Game` (`walk(game, state)`), so another back end
 behind the same API can be walked the same way: `--backend NAME` is passed to `load` as
-`backend=NAME` once `load` takes one (today only the current engine: the default).
+`backend=NAME`. `--handwritten` walks `benchmarks/handwritten/tictactoe.py` instead: the
+same game written by hand behind the same API, what a back end with a state of its own
+could reach.
 
 The plain walk is the same tree of examples/tictactoe.game in ~20 lines of Python (a list of
 nine cells, the eight lines), always walked whole. For tic-tac-toe both must count 255,168
@@ -100,9 +102,15 @@ def main() -> None:
     ap.add_argument("file", nargs="?", default=str(TICTACTOE), help="the game (default examples/tictactoe.game)")
     ap.add_argument("--limit", type=int, default=None, help="stop the API walk after this many finished games")
     ap.add_argument("--backend", default=None, help="passed to load() as backend= (when load takes one)")
+    ap.add_argument("--handwritten", action="store_true",
+                    help="walk benchmarks/handwritten/tictactoe.py (tic-tac-toe by hand, the same API)")
     args = ap.parse_args()
 
-    game = load_game(args.file, args.backend)
+    if args.handwritten:
+        from benchmarks.handwritten import tictactoe as game
+        args.file = str(TICTACTOE)
+    else:
+        game = load_game(args.file, args.backend)
     t = time.process_time()
     state = game.new_game(game.min_players, seed=0)
     counts = Counter()
@@ -119,7 +127,8 @@ def main() -> None:
     plain_cpu = time.process_time() - t
 
     name = Path(args.file).name
-    print(f"{name}: the game tree walked depth first ({'whole' if whole else f'first {args.limit} games'})")
+    walked = "by hand, " if args.handwritten else ""
+    print(f"{name}: the game tree walked depth first ({walked}{'whole' if whole else f'first {args.limit} games'})")
     print()
     print("| walk | games | first player wins | second player wins | draws | CPU s | games per CPU-s |")
     print("|---|---|---|---|---|---|---|")

@@ -60,6 +60,14 @@ def test_tree_walk_runs_and_the_plain_walk_counts_the_known_tree():
     assert "plain Python / API" in out
 
 
+def test_tree_walk_walks_the_handwritten_game_through_the_same_api():
+    out = run_script("benchmarks/tree_walk.py", "--handwritten", "--limit", "200")
+    assert "(by hand, first 200 games)" in out
+    rows = {r[0].strip(): [c.strip() for c in r[1:]] for r in table_rows(out, "")}
+    api = rows["API (`legal_moves` + `apply`)"]
+    assert api[0] == "200" and sum(map(int, api[1:4])) == 200
+
+
 def test_tree_walk_walks_a_game_through_the_api_alone():
     from collections import Counter
 
