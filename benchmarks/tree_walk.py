@@ -101,14 +101,16 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("file", nargs="?", default=str(TICTACTOE), help="the game (default examples/tictactoe.game)")
     ap.add_argument("--limit", type=int, default=None, help="stop the API walk after this many finished games")
-    ap.add_argument("--backend", default=None, help="passed to load() as backend= (when load takes one)")
-    ap.add_argument("--handwritten", action="store_true",
-                    help="walk benchmarks/handwritten/tictactoe.py (tic-tac-toe by hand, the same API)")
+    engine = ap.add_mutually_exclusive_group()
+    engine.add_argument("--backend", default=None, help="passed to load() as backend= (when load takes one)")
+    engine.add_argument("--handwritten", action="store_true",
+                        help="walk benchmarks/handwritten/tictactoe.py (tic-tac-toe by hand, the same API)")
     args = ap.parse_args()
 
     if args.handwritten:
+        if Path(args.file).resolve() != TICTACTOE:
+            ap.error("--handwritten walks tic-tac-toe only")
         from benchmarks.handwritten import tictactoe as game
-        args.file = str(TICTACTOE)
     else:
         game = load_game(args.file, args.backend)
     t = time.process_time()

@@ -5,6 +5,7 @@ games. Without this its speed would be no yardstick for the tree walk's target."
 
 from __future__ import annotations
 
+import copy
 import random
 from collections import Counter
 from pathlib import Path
@@ -54,7 +55,7 @@ def test_the_same_moves_are_refused(game):
                  {"seat": 1, "alt": "pass", "args": []}):         # no such alternative
         with pytest.raises(MoveError):
             game.apply(state, move)
-        before = {**mine, "board": dict(mine["board"])}
+        before = copy.deepcopy(mine)
         with pytest.raises(ValueError):
             hw.apply(mine, move)
         assert mine == before
